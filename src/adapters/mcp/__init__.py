@@ -1,0 +1,1 @@
+"""The MCP driving adapter: tools, schemas, error translation and transports."""

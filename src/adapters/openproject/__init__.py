@@ -1,0 +1,1 @@
+"""The OpenProject API v3 backend over aiohttp."""

@@ -1,0 +1,52 @@
+"""OpenProject's query vocabulary: filters, sort keys and pages, as plain values."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    """One OpenProject filter: ``{name: {"operator": operator, "values": values}}``."""
+
+    name: str
+    operator: str
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SortKey:
+    attribute: str
+    direction: str = "asc"  # "asc" | "desc"
+
+
+@dataclass(frozen=True, slots=True)
+class PageRequest:
+    """OpenProject pagination: ``offset`` is a 1-based page number, not a row offset."""
+
+    offset: int = 1
+    page_size: int = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[T]):
+    """One page of a collection, with the collection's total."""
+
+    items: tuple[T, ...]
+    total: int
+    offset: int
+    page_size: int
+
+    @property
+    def has_more(self) -> bool:
+        return self.offset * self.page_size < self.total
+
+
+def replace_filters(generated: Sequence[Filter], overrides: Sequence[Filter]) -> tuple[Filter, ...]:
+    """Generated filters, with any of the same name replaced by the caller's raw filter."""
+    names = {f.name for f in overrides}
+    return tuple(f for f in generated if f.name not in names) + tuple(overrides)

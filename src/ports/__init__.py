@@ -1,0 +1,25 @@
+"""Abstract repository ports: what the application needs from wherever data lives."""
+
+from openproject_mcp.ports.repositories import (
+    ApiSpecRepository,
+    CapabilityRepository,
+    MeetingRepository,
+    MetadataRepository,
+    ProjectRepository,
+    QueryRepository,
+    WikiPageLinkRepository,
+    WikiPageRepository,
+    WorkPackageRepository,
+)
+
+__all__ = [
+    "ApiSpecRepository",
+    "CapabilityRepository",
+    "MeetingRepository",
+    "MetadataRepository",
+    "ProjectRepository",
+    "QueryRepository",
+    "WikiPageLinkRepository",
+    "WikiPageRepository",
+    "WorkPackageRepository",
+]
