@@ -1,0 +1,227 @@
+"""Tool arguments as they arrive on the wire: validated against these before anything runs.
+
+Each tool's input schema is generated from its struct here, and the same struct validates the
+call's arguments, so the schema a client sees and the checks the server applies never drift.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+_STRUCT = {"rename": "camel", "forbid_unknown_fields": True, "kw_only": True, "frozen": True}
+
+PageSize = Annotated[int, msgspec.Meta(ge=1, le=100, description="Results per page, 1 to 100.")]
+Offset = Annotated[
+    int, msgspec.Meta(ge=1, description="1-based page number (OpenProject semantics): 2 is the second page.")
+]
+Id = Annotated[int, msgspec.Meta(ge=1)]
+ProjectRef = (
+    Annotated[int, msgspec.Meta(ge=1, description="Numeric project id.")]
+    | Annotated[str, msgspec.Meta(min_length=1, max_length=255, description="Project identifier (slug).")]
+)
+MatchMode = Annotated[
+    Literal["fuzzy", "exact"],
+    msgspec.Meta(
+        description=(
+            "'fuzzy' (default) tolerates typos, reordered and partial words, accents and question phrasing; "
+            "'exact' returns only records containing the query literally (case- and accent-insensitive)."
+        )
+    ),
+]
+Query = Annotated[str, msgspec.Meta(max_length=5000, description="What to look for, in natural words.")]
+StatusScope = (
+    Annotated[Literal["open", "closed", "all"], msgspec.Meta(description="open, closed or all.")]
+    | Annotated[int, msgspec.Meta(ge=1, description="A status id (see openproject_list_statuses).")]
+)
+TypeRef = (
+    Annotated[int, msgspec.Meta(ge=1, description="A type id (see openproject_list_types).")]
+    | Annotated[str, msgspec.Meta(min_length=1, description="A type name, e.g. 'Bug'.")]
+)
+AssigneeRef = (
+    Annotated[int, msgspec.Meta(ge=1, description="A user id.")]
+    | Annotated[Literal["me"], msgspec.Meta(description="The user whose token is used.")]
+)
+SortBy = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=500,
+        description="Sort order: 'name', 'name:desc', or OpenProject JSON such as [[\"updatedAt\",\"desc\"]].",
+    ),
+]
+Filters = Annotated[
+    str,
+    msgspec.Meta(
+        max_length=5000,
+        description=(
+            'OpenProject filter JSON array, e.g. [{"status":{"operator":"o","values":[]}}]. '
+            "A raw filter replaces the generated filter of the same name."
+        ),
+    ),
+]
+
+
+class NoArguments(msgspec.Struct, **_STRUCT):
+    pass
+
+
+class ListProjectsArgs(msgspec.Struct, **_STRUCT):
+    page_size: PageSize = 20
+    offset: Offset = 1
+    sort_by: SortBy | None = None
+    filters: Filters | None = None
+
+
+class GetProjectArgs(msgspec.Struct, **_STRUCT):
+    project_id: Annotated[ProjectRef, msgspec.Meta(description="Project id or identifier (slug).")]
+
+
+class ListWorkPackagesArgs(msgspec.Struct, **_STRUCT):
+    project_id: ProjectRef | None = None
+    status: StatusScope = "all"
+    type: TypeRef | None = None
+    assignee_id: AssigneeRef | None = None
+    subject: Annotated[str, msgspec.Meta(max_length=500, description="Subject contains this text.")] | None = None
+    page_size: PageSize = 20
+    offset: Offset = 1
+    sort_by: SortBy | None = None
+    filters: Filters | None = None
+
+
+WorkPackageRef = (
+    Annotated[int, msgspec.Meta(ge=1, description="Numeric work package id.")]
+    | Annotated[
+        str,
+        msgspec.Meta(
+            pattern=r"^(?:[0-9]+|[A-Za-z][A-Za-z0-9_]*-[0-9]+)$",
+            description="A display id such as 'DEMO-38' (OpenProject 17.5+), or the id as text.",
+        ),
+    ]
+)
+
+
+class GetWorkPackageArgs(msgspec.Struct, **_STRUCT):
+    work_package_id: WorkPackageRef
+
+
+class ListActivitiesArgs(msgspec.Struct, **_STRUCT):
+    work_package_id: Id
+    only_comments: bool = False
+    query: Annotated[str, msgspec.Meta(max_length=5000, description="Rank activities against this.")] | None = None
+    match_mode: MatchMode = "fuzzy"
+
+
+class SearchWorkPackagesArgs(msgspec.Struct, **_STRUCT):
+    query: Query
+    project_id: ProjectRef | None = None
+    status: StatusScope = "all"
+    type: TypeRef | None = None
+    assignee_id: AssigneeRef | None = None
+    match_mode: MatchMode = "fuzzy"
+    offset: Offset = 1
+    page_size: PageSize = 20
+
+
+class ListQueriesArgs(msgspec.Struct, **_STRUCT):
+    project_id: ProjectRef | None = None
+    page_size: PageSize = 20
+    offset: Offset = 1
+
+
+class GetQueryArgs(msgspec.Struct, **_STRUCT):
+    query_id: Id
+    page_size: PageSize = 20
+    offset: Offset = 1
+
+
+class ListTypesArgs(msgspec.Struct, **_STRUCT):
+    project_id: ProjectRef | None = None
+
+
+class ListUsersArgs(msgspec.Struct, **_STRUCT):
+    page_size: PageSize = 20
+    offset: Offset = 1
+    status: Literal["active", "registered", "locked", "invited"] | None = None
+    name: Annotated[str, msgspec.Meta(max_length=200, description="Name, login or email contains this.")] | None = None
+
+
+class GetApiSpecArgs(msgspec.Struct, **_STRUCT):
+    path: Annotated[str, msgspec.Meta(max_length=300, description="One endpoint, e.g. '/api/v3/projects'.")] | None = (
+        None
+    )
+    tag: Annotated[str, msgspec.Meta(max_length=100, description="One tag, e.g. 'Work Packages'.")] | None = None
+    schema: Annotated[str, msgspec.Meta(max_length=200, description="One schema, e.g. 'WorkPackageModel'.")] | None = (
+        None
+    )
+    full: Annotated[bool, msgspec.Meta(description="The whole document (large).")] = False
+    refresh: Annotated[bool, msgspec.Meta(description="Fetch the document again instead of the cached copy.")] = False
+
+
+class ListMeetingsArgs(msgspec.Struct, **_STRUCT):
+    project_id: ProjectRef | None = None
+    time: Literal["upcoming", "past"] | None = None
+    offset: Offset = 1
+    page_size: PageSize = 20
+
+
+class GetMeetingArgs(msgspec.Struct, **_STRUCT):
+    id: Id
+    include_agenda_items: bool = True
+
+
+class SearchMeetingsArgs(msgspec.Struct, **_STRUCT):
+    query: Query
+    project_id: ProjectRef | None = None
+    match_mode: MatchMode = "fuzzy"
+    offset: Offset = 1
+    page_size: PageSize = 20
+
+
+class GetWikiPageArgs(msgspec.Struct, **_STRUCT):
+    id: Id
+
+
+class SearchWikiPagesArgs(msgspec.Struct, **_STRUCT):
+    query: Annotated[str, msgspec.Meta(max_length=5000, description="What to look for; omit to list pages.")] | None = (
+        None
+    )
+    project_id: ProjectRef | None = None
+    limit: Annotated[int, msgspec.Meta(ge=1, le=100, description="At most this many results.")] = 20
+    refresh_cache: Annotated[bool, msgspec.Meta(description="Discover the wiki pages again.")] = False
+    match_mode: MatchMode = "fuzzy"
+
+
+class ListWikiPageLinksArgs(msgspec.Struct, **_STRUCT):
+    work_package_id: Id
+    offset: Offset = 1
+    page_size: Annotated[int, msgspec.Meta(ge=1, le=100, description="Results per page, 1 to 100.")] = 30
+
+
+def input_schema(struct: type[msgspec.Struct]) -> dict[str, Any]:
+    """The struct's JSON Schema as a top-level object (MCP requires ``type: object``)."""
+    generated = msgspec.json.schema(struct)
+    defs = dict(generated.get("$defs", {}))
+    top = dict(defs.pop(struct.__name__))
+    top.pop("title", None)
+    top.pop("description", None)
+    top.setdefault("properties", {})
+    for prop in top["properties"].values():
+        _drop_null_default(prop)
+    if defs:
+        top["$defs"] = defs
+    return top
+
+
+def _drop_null_default(prop: dict[str, Any]) -> None:
+    """Optional arguments are simply omitted: advertise them without a ``null`` alternative."""
+    branches = prop.get("anyOf")
+    if isinstance(branches, list):
+        kept = [b for b in branches if b != {"type": "null"}]
+        if len(kept) == 1:
+            prop.pop("anyOf")
+            prop.update(kept[0])
+        else:
+            prop["anyOf"] = kept
+    if prop.get("default", ...) is None:
+        prop.pop("default")

@@ -1,0 +1,363 @@
+"""The 19 tools: names, titles, descriptions, argument structs, result types and handlers.
+
+A handler only turns wire arguments into the use case's request, resolves that use case from
+the call's scope and awaits it; everything else lives in the application layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+import msgspec
+
+from openproject_mcp.adapters.mcp import arguments as a
+from openproject_mcp.application import views as v
+from openproject_mcp.application.activities import ListActivitiesRequest, ListWorkPackageActivities
+from openproject_mcp.application.api_spec import GetApiSpec, GetApiSpecRequest
+from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest, ListMeetings, ListMeetingsRequest
+from openproject_mcp.application.metadata import (
+    ListPriorities,
+    ListStatuses,
+    ListTypes,
+    ListTypesRequest,
+    ListUsers,
+    ListUsersRequest,
+)
+from openproject_mcp.application.projects import GetProject, GetProjectRequest, ListProjects, ListProjectsRequest
+from openproject_mcp.application.saved_queries import GetQuery, GetQueryRequest, ListQueries, ListQueriesRequest
+from openproject_mcp.application.search_meetings import SearchMeetings, SearchMeetingsRequest
+from openproject_mcp.application.search_pipeline import ProgressCallback
+from openproject_mcp.application.search_wiki_pages import SearchWikiPages, SearchWikiPagesRequest
+from openproject_mcp.application.search_work_packages import SearchWorkPackages, SearchWorkPackagesRequest
+from openproject_mcp.application.wiki_pages import (
+    GetWikiPage,
+    GetWikiPageRequest,
+    ListWikiPageLinks,
+    ListWikiPageLinksRequest,
+)
+from openproject_mcp.application.work_packages import (
+    GetWorkPackage,
+    GetWorkPackageRequest,
+    ListWorkPackages,
+    ListWorkPackagesRequest,
+    WorkPackageScope,
+)
+
+U = TypeVar("U")
+
+
+class UseCaseScope(Protocol):
+    """What one tool call may use: its own use cases, built with its own credentials."""
+
+    async def resolve(self, use_case: type[U]) -> U: ...
+
+
+Handler = Callable[[Any, UseCaseScope, ProgressCallback | None], Awaitable[Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    name: str
+    title: str
+    description: str
+    arguments: type[msgspec.Struct]
+    result: type[Any]
+    handler: Handler
+    writes: bool = False
+
+
+async def _list_projects(args: a.ListProjectsArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    request = ListProjectsRequest(args.page_size, args.offset, args.sort_by, args.filters)
+    return await (await scope.resolve(ListProjects)).execute(request)
+
+
+async def _get_project(args: a.GetProjectArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    return await (await scope.resolve(GetProject)).execute(GetProjectRequest(args.project_id))
+
+
+async def _list_work_packages(args: a.ListWorkPackagesArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    request = ListWorkPackagesRequest(
+        scope=WorkPackageScope(args.project_id, args.status, args.type, args.assignee_id),
+        subject=args.subject,
+        page_size=args.page_size,
+        offset=args.offset,
+        sort_by=args.sort_by,
+        filters=args.filters,
+    )
+    return await (await scope.resolve(ListWorkPackages)).execute(request)
+
+
+async def _get_work_package(args: a.GetWorkPackageArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    return await (await scope.resolve(GetWorkPackage)).execute(GetWorkPackageRequest(args.work_package_id))
+
+
+async def _list_activities(args: a.ListActivitiesArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    request = ListActivitiesRequest(args.work_package_id, args.only_comments, args.query, args.match_mode)
+    return await (await scope.resolve(ListWorkPackageActivities)).execute(request)
+
+
+async def _search_work_packages(
+    args: a.SearchWorkPackagesArgs, scope: UseCaseScope, progress: ProgressCallback | None
+) -> Any:
+    request = SearchWorkPackagesRequest(
+        query=args.query,
+        scope=WorkPackageScope(args.project_id, args.status, args.type, args.assignee_id),
+        match_mode=args.match_mode,
+        offset=args.offset,
+        page_size=args.page_size,
+        progress=progress,
+    )
+    return await (await scope.resolve(SearchWorkPackages)).execute(request)
+
+
+async def _list_queries(args: a.ListQueriesArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    request = ListQueriesRequest(args.project_id, args.page_size, args.offset)
+    return await (await scope.resolve(ListQueries)).execute(request)
+
+
+async def _get_query(args: a.GetQueryArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    request = GetQueryRequest(args.query_id, args.page_size, args.offset)
+    return await (await scope.resolve(GetQuery)).execute(request)
+
+
+async def _list_types(args: a.ListTypesArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    return await (await scope.resolve(ListTypes)).execute(ListTypesRequest(args.project_id))
+
+
+async def _list_statuses(args: a.NoArguments, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    return await (await scope.resolve(ListStatuses)).execute()
+
+
+async def _list_priorities(args: a.NoArguments, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    return await (await scope.resolve(ListPriorities)).execute()
+
+
+async def _list_users(args: a.ListUsersArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    request = ListUsersRequest(args.page_size, args.offset, args.status, args.name)
+    return await (await scope.resolve(ListUsers)).execute(request)
+
+
+async def _get_api_spec(args: a.GetApiSpecArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    request = GetApiSpecRequest(args.path, args.tag, args.schema, args.full, args.refresh)
+    return await (await scope.resolve(GetApiSpec)).execute(request)
+
+
+async def _list_meetings(args: a.ListMeetingsArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    request = ListMeetingsRequest(args.project_id, args.time, args.offset, args.page_size)
+    return await (await scope.resolve(ListMeetings)).execute(request)
+
+
+async def _get_meeting(args: a.GetMeetingArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    request = GetMeetingRequest(args.id, args.include_agenda_items)
+    return await (await scope.resolve(GetMeeting)).execute(request)
+
+
+async def _search_meetings(args: a.SearchMeetingsArgs, scope: UseCaseScope, progress: ProgressCallback | None) -> Any:
+    request = SearchMeetingsRequest(
+        args.query, args.project_id, args.match_mode, args.offset, args.page_size, progress=progress
+    )
+    return await (await scope.resolve(SearchMeetings)).execute(request)
+
+
+async def _get_wiki_page(args: a.GetWikiPageArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    return await (await scope.resolve(GetWikiPage)).execute(GetWikiPageRequest(args.id))
+
+
+async def _search_wiki_pages(
+    args: a.SearchWikiPagesArgs, scope: UseCaseScope, progress: ProgressCallback | None
+) -> Any:
+    request = SearchWikiPagesRequest(
+        args.query, args.project_id, args.limit, args.refresh_cache, args.match_mode, progress=progress
+    )
+    return await (await scope.resolve(SearchWikiPages)).execute(request)
+
+
+async def _list_wiki_page_links(args: a.ListWikiPageLinksArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+    request = ListWikiPageLinksRequest(args.work_package_id, args.offset, args.page_size)
+    return await (await scope.resolve(ListWikiPageLinks)).execute(request)
+
+
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "openproject_list_projects",
+        "List projects",
+        "List the OpenProject projects you can see, with pagination, sorting (sortBy 'name', 'name:desc' or "
+        "OpenProject JSON) and optional raw OpenProject filters. Use openproject_get_project for one project.",
+        a.ListProjectsArgs,
+        v.ProjectList,
+        _list_projects,
+    ),
+    ToolSpec(
+        "openproject_get_project",
+        "Get a project",
+        "Get one project by numeric id or identifier (slug), with its description, parent and status.",
+        a.GetProjectArgs,
+        v.ProjectDetail,
+        _get_project,
+    ),
+    ToolSpec(
+        "openproject_list_work_packages",
+        "List work packages",
+        "Browse work packages with exact filters: project, status (default all: open and closed), type, "
+        "assignee ('me' works), subject contains, raw OpenProject filters and sortBy. Returns them in the "
+        "requested order, unranked. To find work packages by what they are about (words in the subject, "
+        "description or comments, with typos or as a question), use openproject_search_work_packages.",
+        a.ListWorkPackagesArgs,
+        v.WorkPackageList,
+        _list_work_packages,
+    ),
+    ToolSpec(
+        "openproject_get_work_package",
+        "Get a work package",
+        "Get one work package by id (or display id such as 'DEMO-38' on OpenProject 17.5+): description, "
+        "parent, children, dates and people. For its comments and history use "
+        "openproject_list_work_package_activities.",
+        a.GetWorkPackageArgs,
+        v.WorkPackageDetail,
+        _get_work_package,
+    ),
+    ToolSpec(
+        "openproject_list_work_package_activities",
+        "List work package activity",
+        "The timeline of one work package (comments and changes), oldest first. With query, only the "
+        "matching activities are returned, best first, each with a score and snippet (ranked locally, no "
+        "extra request). To find which work package discussed something, use openproject_search_work_packages.",
+        a.ListActivitiesArgs,
+        v.ActivityList,
+        _list_activities,
+    ),
+    ToolSpec(
+        "openproject_search_work_packages",
+        "Search work packages",
+        "Find work packages by meaning: searches subjects, descriptions and comments, tolerating typos, "
+        "reordered or partial words, accents and natural-language questions ('why do push notifications "
+        "arrive twice'). Results are ranked by relevance with score, matched fields and a snippet; status "
+        "defaults to all. The answer says what could not be read (coverage, notes). Use matchMode 'exact' for "
+        "a literal string. For plain filtered lists, use openproject_list_work_packages.",
+        a.SearchWorkPackagesArgs,
+        v.WorkPackageSearchPage,
+        _search_work_packages,
+    ),
+    ToolSpec(
+        "openproject_list_queries",
+        "List saved queries",
+        "List saved work package queries (views), in one project or everywhere. Run one with openproject_get_query.",
+        a.ListQueriesArgs,
+        v.SavedQueryList,
+        _list_queries,
+    ),
+    ToolSpec(
+        "openproject_get_query",
+        "Run a saved query",
+        "Get a saved query's definition (filters, columns, sort) and one page of the work packages it "
+        "returns, exactly as OpenProject runs it.",
+        a.GetQueryArgs,
+        v.SavedQueryResult,
+        _get_query,
+    ),
+    ToolSpec(
+        "openproject_list_types",
+        "List work package types",
+        "List work package types (Task, Bug, Milestone...), for the whole instance or one project. Use the "
+        "ids or names as the type argument of the work package tools.",
+        a.ListTypesArgs,
+        v.TypeList,
+        _list_types,
+    ),
+    ToolSpec(
+        "openproject_list_statuses",
+        "List statuses",
+        "List every work package status with whether it counts as closed. Use the ids as the status "
+        "argument of the work package tools.",
+        a.NoArguments,
+        v.StatusList,
+        _list_statuses,
+    ),
+    ToolSpec(
+        "openproject_list_priorities",
+        "List priorities",
+        "List every work package priority with whether it is active and which is the default.",
+        a.NoArguments,
+        v.PriorityList,
+        _list_priorities,
+    ),
+    ToolSpec(
+        "openproject_list_users",
+        "List users",
+        "List users, optionally filtered by status (active, locked...) and name (name, login or email "
+        "contains). Without admin rights OpenProject only shows the users you share projects with; the "
+        "answer says so in notes.",
+        a.ListUsersArgs,
+        v.UserList,
+        _list_users,
+    ),
+    ToolSpec(
+        "openproject_get_openapi_spec",
+        "Read the OpenProject API description",
+        "The instance's own OpenAPI description. Without arguments: a summary (title, version, tags, paths). "
+        "Pass path, tag or schema for one endpoint, tag or schema (case-insensitive), or full=true for the "
+        "whole document. Cached per instance; refresh=true fetches it again.",
+        a.GetApiSpecArgs,
+        v.ApiSpecView,
+        _get_api_spec,
+    ),
+    ToolSpec(
+        "openproject_list_meetings",
+        "List meetings",
+        "List meetings, optionally in one project and only upcoming or past ones, with pagination. To find "
+        "meetings by topic, decision, agenda item or person, use openproject_search_meetings.",
+        a.ListMeetingsArgs,
+        v.MeetingList,
+        _list_meetings,
+    ),
+    ToolSpec(
+        "openproject_get_meeting",
+        "Get a meeting",
+        "Get one meeting with its participants and agenda items (notes, outcomes, linked work packages). "
+        "On OpenProject versions without agenda items, the meeting comes with a note saying so.",
+        a.GetMeetingArgs,
+        v.MeetingDetail,
+        _get_meeting,
+    ),
+    ToolSpec(
+        "openproject_search_meetings",
+        "Search meetings",
+        "Find meetings by meaning: searches titles, locations, agenda items, their notes and outcomes "
+        "(decisions), participants, authors and projects, tolerating typos, reordered words, accents and "
+        "questions ('what did we decide about the budget'). Ranked by relevance; each result says which "
+        "field matched (matchType) and which agenda items matched. Use matchMode 'exact' for a literal string.",
+        a.SearchMeetingsArgs,
+        v.MeetingSearchPage,
+        _search_meetings,
+    ),
+    ToolSpec(
+        "openproject_get_wiki_page",
+        "Get a wiki page",
+        "Get one wiki page by id: title, project, body text (where the OpenProject version exposes it) and "
+        "attachments with download links. Find ids with openproject_search_wiki_pages.",
+        a.GetWikiPageArgs,
+        v.WikiPageDetail,
+        _get_wiki_page,
+    ),
+    ToolSpec(
+        "openproject_search_wiki_pages",
+        "Search wiki pages",
+        "Find wiki pages by title and body text, tolerating typos, partial words, accents and questions; "
+        "ranked with snippets. Without a query, lists the discovered pages. Pages are discovered and cached "
+        "per user; refreshCache=true discovers them again.",
+        a.SearchWikiPagesArgs,
+        v.WikiSearchPage,
+        _search_wiki_pages,
+    ),
+    ToolSpec(
+        "openproject_list_wiki_page_links",
+        "List wiki page links",
+        "List the wiki pages linked to one work package (OpenProject 17.5+; older versions answer "
+        "OPENPROJECT_UNSUPPORTED).",
+        a.ListWikiPageLinksArgs,
+        v.WikiPageLinkList,
+        _list_wiki_page_links,
+    ),
+)

@@ -1,0 +1,51 @@
+"""Core errors as tool errors: ``Error [CODE]: message`` plus an optional hint line."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcp.types import CallToolResult, TextContent
+
+from openproject_mcp.domain import errors as core
+
+CODES: tuple[tuple[type[core.OpenProjectMcpError], str], ...] = (
+    (core.InvalidArgumentError, "INVALID_ARGUMENT"),
+    (core.AuthenticationError, "OPENPROJECT_AUTH_ERROR"),
+    (core.ForbiddenError, "OPENPROJECT_FORBIDDEN"),
+    (core.NotFoundError, "OPENPROJECT_NOT_FOUND"),
+    (core.InvalidQueryError, "OPENPROJECT_INVALID_QUERY"),
+    (core.RateLimitedError, "OPENPROJECT_RATE_LIMIT"),
+    (core.UpstreamServerError, "OPENPROJECT_SERVER_ERROR"),
+    (core.NetworkError, "OPENPROJECT_NETWORK_ERROR"),
+    (core.UnsupportedError, "OPENPROJECT_UNSUPPORTED"),
+    (core.ReadOnlyError, "SERVER_READ_ONLY"),
+)
+INTERNAL_ERROR = "INTERNAL_ERROR"
+
+
+def code_of(error: core.OpenProjectMcpError) -> str:
+    for kind, code in CODES:
+        if isinstance(error, kind):
+            return code
+    return INTERNAL_ERROR
+
+
+def error_result(code: str, message: str, *, hint: str | None = None, status: int | None = None) -> CallToolResult:
+    text = f"Error [{code}]: {message}"
+    if hint:
+        text += f"\n{hint}"
+    data: dict[str, Any] = {"code": code, "message": message}
+    if hint:
+        data["hint"] = hint
+    if status is not None:
+        data["status"] = status
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data, is_error=True)
+
+
+def core_error_result(error: core.OpenProjectMcpError) -> CallToolResult:
+    return error_result(code_of(error), error.message, hint=error.hint, status=error.status)
+
+
+def compact_json(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

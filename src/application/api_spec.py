@@ -1,0 +1,147 @@
+"""Use case: views of the instance's own OpenAPI document, cached per instance."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from openproject_mcp.application.caching import TenantCaches
+from openproject_mcp.application.views import ApiSpecView, TagCount
+from openproject_mcp.domain.errors import InvalidArgumentError, NotFoundError
+from openproject_mcp.ports import ApiSpecRepository
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+SUMMARY_PATH_LIMIT = 400
+
+
+@dataclass(frozen=True, slots=True)
+class GetApiSpecRequest:
+    path: str | None = None
+    tag: str | None = None
+    schema: str | None = None
+    full: bool = False
+    refresh: bool = False
+
+
+class GetApiSpec:
+    def __init__(self, specs: ApiSpecRepository, caches: TenantCaches, instance: str) -> None:
+        self._specs = specs
+        self._caches = caches
+        self._instance = instance
+
+    async def execute(self, request: GetApiSpecRequest) -> ApiSpecView:
+        chosen = [
+            name for name, value in (("path", request.path), ("tag", request.tag), ("schema", request.schema)) if value
+        ]
+        if len(chosen) > 1 or (chosen and request.full):
+            raise InvalidArgumentError(
+                "Pass at most one of path, tag, schema or full=true.", hint="Call without arguments for a summary."
+            )
+        spec = await self._document(refresh=request.refresh)
+        if request.full:
+            return ApiSpecView(title=_title(spec), version=_version(spec), spec=spec)
+        if request.path:
+            return _path_view(spec, request.path)
+        if request.tag:
+            return _tag_view(spec, request.tag)
+        if request.schema:
+            return _schema_view(spec, request.schema)
+        return _summary(spec)
+
+    async def _document(self, *, refresh: bool) -> dict[str, Any]:
+        if not refresh:
+            cached = self._caches.spec.get(self._instance)
+            if cached is not None:
+                return dict(cached)
+        document = dict(await self._specs.spec())
+        self._caches.spec.put(self._instance, document)
+        return document
+
+
+def _paths(spec: Mapping[str, Any]) -> dict[str, Any]:
+    paths = spec.get("paths")
+    return paths if isinstance(paths, dict) else {}
+
+
+def _title(spec: Mapping[str, Any]) -> str:
+    info = spec.get("info") if isinstance(spec.get("info"), dict) else {}
+    return str(info.get("title", "OpenProject API")) if isinstance(info, dict) else "OpenProject API"
+
+
+def _version(spec: Mapping[str, Any]) -> str:
+    info = spec.get("info")
+    return str(info.get("version", "")) if isinstance(info, dict) else ""
+
+
+def _operations(item: Any) -> dict[str, Any]:
+    if not isinstance(item, dict):
+        return {}
+    return {method: op for method, op in item.items() if method in HTTP_METHODS and isinstance(op, dict)}
+
+
+def _summary(spec: Mapping[str, Any]) -> ApiSpecView:
+    paths = _paths(spec)
+    counts: dict[str, int] = {}
+    for item in paths.values():
+        for op in _operations(item).values():
+            for tag in op.get("tags", []) or ["untagged"]:
+                counts[str(tag)] = counts.get(str(tag), 0) + 1
+    names = sorted(paths)
+    return ApiSpecView(
+        title=_title(spec),
+        version=_version(spec),
+        total_paths=len(paths),
+        tags=tuple(TagCount(name, count) for name, count in sorted(counts.items())),
+        available_paths=tuple(names[:SUMMARY_PATH_LIMIT]),
+        instructions=(
+            "Call again with path='/api/v3/...' for one endpoint's operations, tag='Work Packages' for the "
+            "paths of one tag, or schema='WorkPackageModel' for one schema. Matching is case-insensitive."
+            + (
+                f" Only the first {SUMMARY_PATH_LIMIT} paths are listed here."
+                if len(names) > SUMMARY_PATH_LIMIT
+                else ""
+            )
+        ),
+    )
+
+
+def _path_view(spec: Mapping[str, Any], wanted: str) -> ApiSpecView:
+    paths = _paths(spec)
+    match = _find(paths, wanted.strip().rstrip("/") or "/", "path")
+    return ApiSpecView(path=match, operations=_operations(paths[match]))
+
+
+def _tag_view(spec: Mapping[str, Any], wanted: str) -> ApiSpecView:
+    by_tag: dict[str, list[str]] = {}
+    for path, item in _paths(spec).items():
+        for op in _operations(item).values():
+            for tag in op.get("tags", []) or ["untagged"]:
+                bucket = by_tag.setdefault(str(tag), [])
+                if path not in bucket:
+                    bucket.append(path)
+    match = _find(by_tag, wanted.strip(), "tag")
+    return ApiSpecView(tag=match, total_paths=len(by_tag[match]), paths=tuple(sorted(by_tag[match])))
+
+
+def _schema_view(spec: Mapping[str, Any], wanted: str) -> ApiSpecView:
+    components = spec.get("components")
+    schemas = components.get("schemas") if isinstance(components, dict) else None
+    schemas = schemas if isinstance(schemas, dict) else {}
+    match = _find(schemas, wanted.strip(), "schema")
+    schema = schemas[match]
+    return ApiSpecView(schema_name=match, schema=schema if isinstance(schema, dict) else {"value": schema})
+
+
+def _find(options: Mapping[str, Any], wanted: str, what: str) -> str:
+    if wanted in options:
+        return wanted
+    folded = wanted.casefold()
+    for name in options:
+        if name.casefold() == folded or name.rstrip("/").casefold() == folded:
+            return name
+    near = sorted(name for name in options if folded in name.casefold())[:8] or sorted(options)[:8]
+    raise NotFoundError(
+        f"The API description has no {what} {wanted!r}.",
+        hint=f"Some valid {what} names: {', '.join(near)}.",
+    )

@@ -1,0 +1,143 @@
+"""Validation and parsing of tool arguments, done before any request is sent."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from openproject_mcp.domain.errors import InvalidArgumentError
+from openproject_mcp.domain.queries import Filter, PageRequest, SortKey
+from openproject_mcp.domain.search import MatchMode
+
+MAX_PAGE_SIZE = 100
+MAX_QUERY_LENGTH = 5000
+
+_FILTERS_EXAMPLE = '[{"status":{"operator":"o","values":[]}}]'
+_SORT_EXAMPLE = '"name", "name:desc" or [["name","asc"]]'
+
+
+def page_request(offset: int, page_size: int, *, max_page_size: int = MAX_PAGE_SIZE) -> PageRequest:
+    """A validated page request: ``offset`` is a 1-based page number."""
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 1:
+        raise InvalidArgumentError(f"offset must be a page number of 1 or more, got {offset!r}.")
+    if isinstance(page_size, bool) or not isinstance(page_size, int) or not 1 <= page_size <= max_page_size:
+        raise InvalidArgumentError(f"pageSize must be between 1 and {max_page_size}, got {page_size!r}.")
+    return PageRequest(offset=offset, page_size=page_size)
+
+
+def positive_id(value: object, argument: str) -> int:
+    """A positive integer id, also accepted as a string of digits."""
+    if isinstance(value, bool):
+        raise InvalidArgumentError(f"{argument} must be a positive integer id, got {value!r}.")
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int) or value < 1:
+        raise InvalidArgumentError(f"{argument} must be a positive integer id, got {value!r}.")
+    return value
+
+
+def search_query(query: str | None, *, required: bool) -> str:
+    """A search query: stripped, bounded, and not blank when the tool needs one."""
+    text = (query or "").strip()
+    if required and not text:
+        raise InvalidArgumentError(
+            "query must not be blank.", hint="Pass the words to look for, e.g. 'budget approval'."
+        )
+    if len(text) > MAX_QUERY_LENGTH:
+        raise InvalidArgumentError(f"query is {len(text)} characters long; at most {MAX_QUERY_LENGTH} are allowed.")
+    return text
+
+
+def match_mode(value: str) -> MatchMode:
+    if value == "fuzzy":
+        return "fuzzy"
+    if value == "exact":
+        return "exact"
+    raise InvalidArgumentError(f"matchMode must be 'fuzzy' or 'exact', got {value!r}.")
+
+
+def parse_filters(raw: str | None) -> tuple[Filter, ...]:
+    """Parse OpenProject filter JSON (an array of ``{name: {operator, values}}`` objects)."""
+    if raw is None or not raw.strip():
+        return ()
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InvalidArgumentError(
+            f"filters is not valid JSON ({exc.msg} at character {exc.pos}).",
+            hint=f"Pass an OpenProject filter array such as {_FILTERS_EXAMPLE}.",
+        ) from None
+    if not isinstance(data, list):
+        raise _filters_error("filters must be a JSON array")
+    parsed: list[Filter] = []
+    for index, entry in enumerate(data):
+        if not isinstance(entry, dict) or len(entry) != 1:
+            raise _filters_error(f"filters[{index}] must be an object with exactly one filter name")
+        ((name, spec),) = entry.items()
+        if not isinstance(name, str) or not name.strip():
+            raise _filters_error(f"filters[{index}] has an empty filter name")
+        if not isinstance(spec, dict) or not isinstance(spec.get("operator"), str) or not spec["operator"]:
+            raise _filters_error(f"filters[{index}] ({name}) needs an 'operator' string")
+        values = spec.get("values", [])
+        if values is None:
+            values = []
+        if not isinstance(values, list) or not all(_is_scalar(v) for v in values):
+            raise _filters_error(f"filters[{index}] ({name}) 'values' must be an array of strings or numbers")
+        parsed.append(Filter(name, spec["operator"], tuple(_filter_value(v) for v in values)))
+    return tuple(parsed)
+
+
+def parse_sort_by(raw: str | None, *, allowed: Iterable[str] | None = None) -> tuple[SortKey, ...]:
+    """Parse ``name``, ``name:desc``, ``a,b:desc`` or OpenProject JSON ``[["name","asc"]]``."""
+    if raw is None or not raw.strip():
+        return ()
+    text = raw.strip()
+    keys: list[SortKey] = []
+    if text.startswith("["):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidArgumentError(f"sortBy is not valid JSON ({exc.msg}).", hint=f"Use {_SORT_EXAMPLE}.") from None
+        if not isinstance(data, list):
+            raise InvalidArgumentError(f"sortBy must be {_SORT_EXAMPLE}.")
+        for pair in data:
+            if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(part, str) and part for part in pair):
+                raise InvalidArgumentError(f"sortBy entries must be [attribute, direction] pairs; got {pair!r}.")
+            keys.append(_sort_key(pair[0], pair[1]))
+    else:
+        for part in text.split(","):
+            attribute, _, direction = part.strip().partition(":")
+            keys.append(_sort_key(attribute, direction or "asc"))
+    if allowed is not None:
+        known = set(allowed)
+        for key in keys:
+            if key.attribute not in known:
+                raise InvalidArgumentError(
+                    f"sortBy cannot sort by {key.attribute!r}; use one of: {', '.join(sorted(known))}."
+                )
+    return tuple(keys)
+
+
+def _sort_key(attribute: str, direction: str) -> SortKey:
+    attribute = attribute.strip()
+    direction = direction.strip().lower()
+    if not attribute:
+        raise InvalidArgumentError(f"sortBy names no attribute; use {_SORT_EXAMPLE}.")
+    if direction not in ("asc", "desc"):
+        raise InvalidArgumentError(f"sortBy direction must be 'asc' or 'desc', got {direction!r}.")
+    return SortKey(attribute, direction)
+
+
+def _is_scalar(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool) or value is None
+
+
+def _filter_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "t" if value else "f"
+    return "" if value is None else str(value)
+
+
+def _filters_error(problem: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"{problem}.", hint=f"Pass an OpenProject filter array such as {_FILTERS_EXAMPLE}.")

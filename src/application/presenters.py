@@ -1,0 +1,162 @@
+"""Entity-to-view mapping: what each tool shows of an entity."""
+
+from __future__ import annotations
+
+from openproject_mcp.application.views import (
+    ActivityView,
+    AgendaItemView,
+    AttachmentView,
+    MeetingSummary,
+    ProjectDetail,
+    ProjectSummary,
+    WikiPageLinkView,
+    WorkPackageDetail,
+    WorkPackageSummary,
+    cut_text,
+)
+from openproject_mcp.domain.entities import (
+    Activity,
+    AgendaItem,
+    Attachment,
+    Meeting,
+    Project,
+    WikiPageLink,
+    WorkPackage,
+)
+
+
+def project_summary(project: Project) -> ProjectSummary:
+    return ProjectSummary(
+        id=project.id,
+        identifier=project.identifier,
+        name=project.name,
+        active=project.active,
+        public=project.public,
+        description=project.description or None,
+        parent=project.parent,
+        created_at=project.created_at,
+        updated_at=project.updated_at,
+    )
+
+
+def project_detail(project: Project) -> ProjectDetail:
+    return ProjectDetail(
+        id=project.id,
+        identifier=project.identifier,
+        name=project.name,
+        active=project.active,
+        public=project.public,
+        description=project.description or None,
+        parent=project.parent,
+        created_at=project.created_at,
+        updated_at=project.updated_at,
+        status=project.status,
+        status_explanation=project.status_explanation or None,
+    )
+
+
+def work_package_summary(wp: WorkPackage) -> WorkPackageSummary:
+    return WorkPackageSummary(
+        id=wp.id,
+        subject=wp.subject,
+        type=wp.type,
+        status=wp.status,
+        project=wp.project,
+        display_id=wp.display_id,
+        priority=wp.priority,
+        assignee=wp.assignee,
+        author=wp.author,
+        start_date=wp.start_date,
+        due_date=wp.due_date,
+        percentage_done=wp.percentage_done,
+        created_at=wp.created_at,
+        updated_at=wp.updated_at,
+    )
+
+
+def work_package_detail(wp: WorkPackage) -> WorkPackageDetail:
+    description, truncated = cut_text(wp.description or None)
+    return WorkPackageDetail(
+        id=wp.id,
+        subject=wp.subject,
+        type=wp.type,
+        status=wp.status,
+        project=wp.project,
+        display_id=wp.display_id,
+        priority=wp.priority,
+        assignee=wp.assignee,
+        author=wp.author,
+        start_date=wp.start_date,
+        due_date=wp.due_date,
+        percentage_done=wp.percentage_done,
+        created_at=wp.created_at,
+        updated_at=wp.updated_at,
+        description=description,
+        parent=wp.parent,
+        children=wp.children or None,
+        custom_fields=dict(wp.custom_fields) or None,
+        truncated=truncated or None,
+    )
+
+
+def activity_view(activity: Activity, *, score: float | None = None, snippet: str | None = None) -> ActivityView:
+    comment, truncated = cut_text(activity.comment if activity.is_comment else None)
+    return ActivityView(
+        id=activity.id,
+        version=activity.version,
+        created_at=activity.created_at,
+        details=activity.details,
+        is_comment=activity.is_comment,
+        user=activity.user,
+        comment=comment,
+        score=score,
+        snippet=snippet,
+        truncated=truncated or None,
+    )
+
+
+def meeting_summary(meeting: Meeting) -> MeetingSummary:
+    return MeetingSummary(
+        id=meeting.id,
+        title=meeting.title,
+        start_time=meeting.start_time,
+        project=meeting.project,
+        end_time=meeting.end_time,
+        duration=meeting.duration_minutes,
+        location=meeting.location or None,
+        state=meeting.state,
+        author=meeting.author,
+    )
+
+
+def agenda_item_view(item: AgendaItem) -> AgendaItemView:
+    return AgendaItemView(
+        id=item.id,
+        title=item.title,
+        position=item.position,
+        outcomes=item.outcomes,
+        notes=item.notes or None,
+        duration_in_minutes=item.duration_in_minutes,
+        work_package=item.work_package,
+    )
+
+
+def attachment_view(attachment: Attachment) -> AttachmentView:
+    return AttachmentView(
+        id=attachment.id,
+        file_name=attachment.file_name,
+        file_size=attachment.file_size,
+        content_type=attachment.content_type,
+        download_url=attachment.download_url,
+    )
+
+
+def wiki_page_link_view(link: WikiPageLink) -> WikiPageLinkView:
+    return WikiPageLinkView(
+        id=link.id,
+        identifier=link.identifier,
+        provider=link.provider,
+        link_type=link.link_type,
+        wiki_page=link.wiki_page,
+        url=link.url,
+    )

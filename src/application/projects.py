@@ -1,0 +1,62 @@
+"""Use cases: list projects, get one project."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from openproject_mcp.application.arguments import page_request, parse_filters, parse_sort_by
+from openproject_mcp.application.presenters import project_detail, project_summary
+from openproject_mcp.application.views import ProjectDetail, ProjectList
+from openproject_mcp.domain.errors import InvalidArgumentError
+from openproject_mcp.ports import ProjectRepository
+
+PROJECT_SORT_ATTRIBUTES = ("id", "name", "typeahead", "created_at", "public", "latest_activity_at")
+
+
+@dataclass(frozen=True, slots=True)
+class ListProjectsRequest:
+    page_size: int = 20
+    offset: int = 1
+    sort_by: str | None = None
+    filters: str | None = None
+
+
+class ListProjects:
+    def __init__(self, projects: ProjectRepository) -> None:
+        self._projects = projects
+
+    async def execute(self, request: ListProjectsRequest) -> ProjectList:
+        page = page_request(request.offset, request.page_size)
+        filters = parse_filters(request.filters)
+        sort_by = parse_sort_by(request.sort_by, allowed=PROJECT_SORT_ATTRIBUTES)
+        result = await self._projects.list(filters, sort_by, page)
+        return ProjectList(
+            projects=tuple(project_summary(p) for p in result.items),
+            total=result.total,
+            count=len(result.items),
+            page_size=page.page_size,
+            offset=page.offset,
+            has_more=page.offset * page.page_size < result.total,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GetProjectRequest:
+    project_id: int | str
+
+
+class GetProject:
+    def __init__(self, projects: ProjectRepository) -> None:
+        self._projects = projects
+
+    async def execute(self, request: GetProjectRequest) -> ProjectDetail:
+        ref = request.project_id
+        if isinstance(ref, bool) or (isinstance(ref, int) and ref < 1):
+            raise InvalidArgumentError(f"projectId must be a positive id or an identifier, got {ref!r}.")
+        if isinstance(ref, str):
+            ref = ref.strip()
+            if not ref:
+                raise InvalidArgumentError("projectId must not be blank.")
+            if ref.isdigit():
+                ref = int(ref)
+        return project_detail(await self._projects.get(ref))

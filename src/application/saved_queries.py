@@ -1,0 +1,86 @@
+"""Use cases: list saved queries, run one saved query."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from openproject_mcp.application.arguments import page_request, positive_id
+from openproject_mcp.application.presenters import work_package_summary
+from openproject_mcp.application.project_scope import ProjectResolver
+from openproject_mcp.application.views import (
+    QueryFilterView,
+    SavedQueryDefinition,
+    SavedQueryList,
+    SavedQueryResult,
+    SavedQuerySummary,
+    SortView,
+    WorkPackageList,
+)
+from openproject_mcp.ports import QueryRepository
+
+
+@dataclass(frozen=True, slots=True)
+class ListQueriesRequest:
+    project_id: int | str | None = None
+    page_size: int = 20
+    offset: int = 1
+
+
+class ListQueries:
+    def __init__(self, queries: QueryRepository, projects: ProjectResolver) -> None:
+        self._queries = queries
+        self._projects = projects
+
+    async def execute(self, request: ListQueriesRequest) -> SavedQueryList:
+        page = page_request(request.offset, request.page_size)
+        project_id = await self._projects.resolve(request.project_id)
+        result = await self._queries.list(project_id, page)
+        return SavedQueryList(
+            queries=tuple(
+                SavedQuerySummary(id=q.id, name=q.name, public=q.public, starred=q.starred, project=q.project)
+                for q in result.items
+            ),
+            total=result.total,
+            count=len(result.items),
+            page_size=page.page_size,
+            offset=page.offset,
+            has_more=page.offset * page.page_size < result.total,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GetQueryRequest:
+    query_id: int
+    page_size: int = 20
+    offset: int = 1
+
+
+class GetQuery:
+    def __init__(self, queries: QueryRepository) -> None:
+        self._queries = queries
+
+    async def execute(self, request: GetQueryRequest) -> SavedQueryResult:
+        query_id = positive_id(request.query_id, "queryId")
+        page = page_request(request.offset, request.page_size)
+        query, results = await self._queries.get(query_id, page)
+        definition = SavedQueryDefinition(
+            id=query.id,
+            name=query.name,
+            public=query.public,
+            starred=query.starred,
+            project=query.project,
+            filters=tuple(QueryFilterView(f.field, f.operator, f.values) for f in query.filters),
+            columns=query.columns,
+            sort_by=tuple(SortView(s.attribute, s.direction) for s in query.sort_by),
+        )
+        return SavedQueryResult(
+            query=definition,
+            results=WorkPackageList(
+                work_packages=tuple(work_package_summary(w) for w in results.items),
+                total=results.total,
+                count=len(results.items),
+                page_size=page.page_size,
+                offset=page.offset,
+                has_more=page.offset * page.page_size < results.total,
+            ),
+        )

@@ -1,0 +1,258 @@
+"""Use case: ranked fuzzy search over meetings, their agenda items, outcomes and people."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from openproject_mcp.application.arguments import match_mode, page_request, search_query
+from openproject_mcp.application.caching import EnrichmentCache
+from openproject_mcp.application.presenters import meeting_summary
+from openproject_mcp.application.project_scope import ProjectResolver
+from openproject_mcp.application.search_common import (
+    FULL_TEXT_LEG_SIZE,
+    CandidateSet,
+    PageSlice,
+    enrichment_note,
+    failure_note,
+    full_text_terms,
+)
+from openproject_mcp.application.search_pipeline import (
+    DEFAULT_PIPELINE,
+    Enriched,
+    Hit,
+    PipelineSettings,
+    ProgressCallback,
+    SearchSpec,
+    lift,
+    run_search,
+)
+from openproject_mcp.application.views import (
+    Coverage,
+    MatchedAgendaItem,
+    MatchModeName,
+    MeetingHit,
+    MeetingMatchType,
+    MeetingSearchPage,
+)
+from openproject_mcp.domain.capabilities import InstanceCapabilities
+from openproject_mcp.domain.entities import AgendaItem, Meeting, MeetingDetails
+from openproject_mcp.domain.errors import InvalidQueryError, OpenProjectMcpError
+from openproject_mcp.domain.queries import Filter, Page, PageRequest, SortKey
+from openproject_mcp.domain.search import Field
+from openproject_mcp.ports import CapabilityRepository, MeetingRepository
+
+CANDIDATE_LIMIT = 250
+LIST_PAGE_SIZE = 100
+
+SHALLOW_FIELDS: tuple[Field[Meeting], ...] = (
+    Field("title", 3.0, lambda m: m.title),
+    Field("location", 1.0, lambda m: m.location),
+    Field("author", 0.5, lambda m: m.author.name if m.author else None),
+    Field("project", 0.5, lambda m: m.project.name),
+)
+
+
+def agenda(details: MeetingDetails) -> tuple[AgendaItem, ...]:
+    """Agenda items in the order the list-valued fields below index them."""
+    return tuple(sorted(details.agenda_items or (), key=lambda i: (i.position, i.id)))
+
+
+_lift: Callable[[Field[Meeting]], Field[Enriched[Meeting, MeetingDetails]]] = lift
+_title, _location, _author, _project = (_lift(f) for f in SHALLOW_FIELDS)
+FULL_FIELDS: tuple[Field[Enriched[Meeting, MeetingDetails]], ...] = (
+    _title,
+    _location,
+    Field("agendaItemTitle", 2.0, lambda e: tuple(i.title for i in agenda(e.deep))),
+    Field("agendaItemNotes", 1.5, lambda e: tuple(i.notes or "" for i in agenda(e.deep))),
+    Field("outcomes", 1.5, lambda e: tuple("\n".join(i.outcomes) for i in agenda(e.deep))),
+    Field("participants", 1.0, lambda e: tuple(p.name for p in e.deep.participants or ())),
+    _author,
+    _project,
+)
+AGENDA_FIELDS = frozenset({"agendaItemTitle", "agendaItemNotes", "outcomes"})
+MATCH_TYPES: dict[str, MeetingMatchType] = {
+    "title": "title",
+    "location": "location",
+    "agendaItemTitle": "agenda_item",
+    "agendaItemNotes": "agenda_item",
+    "outcomes": "agenda_item",
+    "participants": "participant",
+    "author": "author",
+    "project": "project",
+}
+NEWEST_FIRST = (SortKey("startTime", "desc"), SortKey("id", "asc"))
+
+
+@dataclass(frozen=True, slots=True)
+class SearchMeetingsRequest:
+    query: str
+    project_id: int | str | None = None
+    match_mode: MatchModeName = "fuzzy"
+    offset: int = 1
+    page_size: int = 20
+    progress: ProgressCallback | None = None
+
+
+class SearchMeetings:
+    def __init__(
+        self,
+        meetings: MeetingRepository,
+        capabilities: CapabilityRepository,
+        projects: ProjectResolver,
+        cache: EnrichmentCache[MeetingDetails] | None = None,
+        settings: PipelineSettings = DEFAULT_PIPELINE,
+    ) -> None:
+        self._meetings = meetings
+        self._capabilities = capabilities
+        self._projects = projects
+        self._cache = cache
+        self._settings = settings
+
+    async def execute(self, request: SearchMeetingsRequest) -> MeetingSearchPage:
+        query = search_query(request.query, required=True)
+        mode = match_mode(request.match_mode)
+        page = page_request(request.offset, request.page_size)
+        project_id = await self._projects.resolve(request.project_id)
+        capabilities = await self._capabilities.capabilities()
+        base = [Filter("project", "=", (str(project_id),))] if project_id is not None else []
+        found = await self._candidates(query, base, capabilities)
+        notes = list(found.notes)
+
+        deep_available = capabilities.agenda_items or capabilities.meeting_participants
+        spec: SearchSpec[Meeting, MeetingDetails] = SearchSpec(
+            shallow_fields=SHALLOW_FIELDS,
+            full_fields=FULL_FIELDS,
+            key=lambda m: m.id,
+            version=lambda m: (m.updated_at or m.start_time).isoformat(),
+            recency=lambda m: m.updated_at or m.start_time,
+            enrich=self._details,
+            cache=self._cache,
+            what="meeting agendas",
+        )
+        settings = self._settings if deep_available else PipelineSettings(0, 1, self._settings.min_score)
+        result = await run_search(
+            spec,
+            found.items,
+            query,
+            mode,
+            server_matches=found.server_matches,
+            settings=settings,
+            progress=request.progress,
+        )
+        if found.limit_reached:
+            notes.append(
+                f"The candidate window was cut: the {CANDIDATE_LIMIT} most recent meetings in scope, plus the "
+                "server's full-text matches, were ranked. Pass projectId to reach older meetings."
+            )
+        if not capabilities.agenda_items:
+            notes.append(
+                "This OpenProject version has no agenda item API (it arrived in 17.4): only titles, locations, "
+                "authors, projects"
+                + (" and participants" if capabilities.meeting_participants else "")
+                + " were searched."
+            )
+        if deep_available:
+            for note in (
+                enrichment_note(
+                    result.enriched,
+                    result.candidates,
+                    "Agendas",
+                    "the agendas of the others were searched only through the server's full-text search"
+                    if capabilities.meeting_search_filter
+                    else "the agendas of the others were not searched.",
+                ),
+                failure_note(result.failures, "agenda items"),
+            ):
+                if note:
+                    notes.append(note)
+        window = PageSlice(len(result.hits), page.offset, page.page_size)
+        elements = tuple(_hit_view(hit) for hit in window.take(result.hits))
+        return MeetingSearchPage(
+            total=window.total,
+            count=len(elements),
+            page_size=page.page_size,
+            offset=page.offset,
+            has_more=window.has_more,
+            elements=elements,
+            match_mode=request.match_mode,
+            degraded=result.failures > 0 or found.failed_legs > 0,
+            enrichment_failures=result.failures,
+            coverage=Coverage(result.candidates, result.enriched, found.limit_reached),
+            notes=tuple(notes) or None,
+        )
+
+    async def _candidates(
+        self, query: str, base: list[Filter], capabilities: InstanceCapabilities
+    ) -> CandidateSet[Meeting]:
+        found: CandidateSet[Meeting] = CandidateSet()
+        first = await self._meetings.list(base, NEWEST_FIRST, PageRequest(1, LIST_PAGE_SIZE))
+        found.add(first.items, lambda m: m.id)
+        pages = math.ceil(min(first.total, CANDIDATE_LIMIT) / LIST_PAGE_SIZE)
+        rest = await asyncio.gather(
+            *(self._meetings.list(base, NEWEST_FIRST, PageRequest(n, LIST_PAGE_SIZE)) for n in range(2, pages + 1))
+        )
+        for more in rest:
+            found.add(more.items, lambda m: m.id)
+        if len(found.by_id) > CANDIDATE_LIMIT:
+            found.by_id = dict(list(found.by_id.items())[:CANDIDATE_LIMIT])
+        found.limit_reached = first.total > CANDIDATE_LIMIT
+
+        if not capabilities.meeting_search_filter:
+            if first.total > len(found.by_id):
+                found.notes.append(
+                    "This OpenProject version has no meeting full-text search, so older meetings were not searched."
+                )
+            return found
+        terms = full_text_terms(query)
+        outcomes = await asyncio.gather(*(self._full_text(base, term) for term in terms), return_exceptions=True)
+        for term, outcome in zip(terms, outcomes, strict=True):
+            if isinstance(outcome, InvalidQueryError):
+                found.notes.append(
+                    "This OpenProject instance refused the meetings full-text filter, so meetings outside the "
+                    "candidate window were not searched in their agendas."
+                )
+                break
+            if isinstance(outcome, BaseException):
+                if not isinstance(outcome, OpenProjectMcpError) or outcome.aborts_search:
+                    raise outcome
+                found.failed_legs += 1
+                found.notes.append(f"The full-text search for {term!r} failed ({outcome.message}).")
+                continue
+            found.add(outcome.items, lambda m: m.id, server_match=True)
+        return found
+
+    async def _full_text(self, base: list[Filter], term: str) -> Page[Meeting]:
+        filters = [*base, Filter("search", "**", (term,))]
+        return await self._meetings.list(filters, NEWEST_FIRST, PageRequest(1, FULL_TEXT_LEG_SIZE))
+
+    async def _details(self, meeting: Meeting) -> MeetingDetails:
+        return await self._meetings.details(meeting.id)
+
+
+def _hit_view(hit: Hit[Meeting, MeetingDetails]) -> MeetingHit:
+    best = hit.matches[0].field if hit.matches else "title"
+    items: dict[int, MatchedAgendaItem] = {}
+    order: dict[int, float] = {}
+    listed = agenda(hit.deep) if hit.deep is not None else ()
+    for match in hit.matches:
+        if match.field not in AGENDA_FIELDS:
+            continue
+        for item_match in match.items:
+            if item_match.index >= len(listed):
+                continue
+            item = listed[item_match.index]
+            if item.id not in order or item_match.score > order[item.id]:
+                items[item.id] = MatchedAgendaItem(item.id, item.title, item_match.snippet)
+                order[item.id] = item_match.score
+    matched = tuple(items[i] for i in sorted(items, key=lambda i: (-order[i], i)))
+    return MeetingHit(
+        meeting=meeting_summary(hit.candidate),
+        match_type=MATCH_TYPES.get(best, "title"),
+        score=hit.score,
+        matched_fields=hit.matched_fields,
+        matched_agenda_items=matched or None,
+        snippet=next((m.snippet for m in hit.matches if m.snippet), None),
+    )

@@ -1,0 +1,195 @@
+"""Use case: ranked fuzzy search over work package subjects, descriptions and comments."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from openproject_mcp.application.arguments import match_mode, page_request, search_query
+from openproject_mcp.application.caching import EnrichmentCache
+from openproject_mcp.application.presenters import work_package_summary
+from openproject_mcp.application.project_scope import ProjectResolver
+from openproject_mcp.application.search_common import (
+    FULL_TEXT_LEG_SIZE,
+    RECENCY_WINDOW,
+    SUBJECT_LEG_SIZE,
+    CandidateSet,
+    PageSlice,
+    enrichment_note,
+    failure_note,
+    full_text_terms,
+)
+from openproject_mcp.application.search_pipeline import (
+    DEFAULT_PIPELINE,
+    Enriched,
+    PipelineSettings,
+    ProgressCallback,
+    SearchSpec,
+    lift,
+    run_search,
+)
+from openproject_mcp.application.views import Coverage, MatchModeName, WorkPackageHit, WorkPackageSearchPage
+from openproject_mcp.application.work_packages import EVERYWHERE, WorkPackageScope, scope_filters
+from openproject_mcp.domain.entities import Activity, WorkPackage
+from openproject_mcp.domain.errors import OpenProjectMcpError
+from openproject_mcp.domain.queries import Filter, Page, PageRequest, SortKey
+from openproject_mcp.domain.search import Field
+from openproject_mcp.ports import MetadataRepository, WorkPackageRepository
+
+Comments = tuple[str, ...]
+
+SHALLOW_FIELDS: tuple[Field[WorkPackage], ...] = (
+    Field("subject", 3.0, lambda w: w.subject),
+    Field("description", 1.0, lambda w: w.description),
+)
+_lift: Callable[[Field[WorkPackage]], Field[Enriched[WorkPackage, Comments]]] = lift
+FULL_FIELDS: tuple[Field[Enriched[WorkPackage, Comments]], ...] = (
+    *(_lift(f) for f in SHALLOW_FIELDS),
+    Field("comments", 1.0, lambda e: e.deep),
+)
+NEWEST_FIRST = (SortKey("updatedAt", "desc"), SortKey("id", "asc"))
+
+
+@dataclass(frozen=True, slots=True)
+class SearchWorkPackagesRequest:
+    query: str
+    scope: WorkPackageScope = EVERYWHERE
+    match_mode: MatchModeName = "fuzzy"
+    offset: int = 1
+    page_size: int = 20
+    progress: ProgressCallback | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _Leg:
+    label: str
+    extra: tuple[Filter, ...]
+    size: int
+    full_text: bool
+
+
+class SearchWorkPackages:
+    def __init__(
+        self,
+        work_packages: WorkPackageRepository,
+        metadata: MetadataRepository,
+        projects: ProjectResolver,
+        cache: EnrichmentCache[Comments] | None = None,
+        settings: PipelineSettings = DEFAULT_PIPELINE,
+    ) -> None:
+        self._work_packages = work_packages
+        self._metadata = metadata
+        self._projects = projects
+        self._cache = cache
+        self._settings = settings
+
+    async def execute(self, request: SearchWorkPackagesRequest) -> WorkPackageSearchPage:
+        query = search_query(request.query, required=True)
+        mode = match_mode(request.match_mode)
+        page = page_request(request.offset, request.page_size)
+        base = await scope_filters(request.scope, self._projects, self._metadata)
+        found = await self._candidates(query, base)
+        notes = list(found.notes)
+
+        spec: SearchSpec[WorkPackage, Comments] = SearchSpec(
+            shallow_fields=SHALLOW_FIELDS,
+            full_fields=FULL_FIELDS,
+            key=lambda w: w.id,
+            version=lambda w: w.updated_at.isoformat() if w.updated_at else "",
+            recency=lambda w: w.updated_at,
+            enrich=self._comments,
+            cache=self._cache,
+            what="work package timelines",
+        )
+        result = await run_search(
+            spec,
+            found.items,
+            query,
+            mode,
+            server_matches=found.server_matches,
+            settings=self._settings,
+            progress=request.progress,
+        )
+        if found.limit_reached:
+            notes.append(
+                f"The candidate window was cut: only the {RECENCY_WINDOW} most recently updated work packages in "
+                "scope, plus subject and server full-text matches, were ranked. Narrow the search with projectId, "
+                "status, type or assigneeId to reach older ones."
+            )
+        for note in (
+            enrichment_note(
+                result.enriched,
+                result.candidates,
+                "Comments",
+                "comments of the others were searched only through the server's full-text search.",
+            ),
+            failure_note(result.failures, "comments"),
+        ):
+            if note:
+                notes.append(note)
+        window = PageSlice(len(result.hits), page.offset, page.page_size)
+        elements = tuple(
+            WorkPackageHit(
+                work_package=work_package_summary(hit.candidate),
+                score=hit.score,
+                matched_fields=hit.matched_fields,
+                snippet=next((m.snippet for m in hit.matches if m.snippet), None),
+            )
+            for hit in window.take(result.hits)
+        )
+        return WorkPackageSearchPage(
+            total=window.total,
+            count=len(elements),
+            page_size=page.page_size,
+            offset=page.offset,
+            has_more=window.has_more,
+            elements=elements,
+            match_mode=request.match_mode,
+            degraded=result.failures > 0 or found.failed_legs > 0,
+            enrichment_failures=result.failures,
+            coverage=Coverage(result.candidates, result.enriched, found.limit_reached),
+            notes=tuple(notes) or None,
+        )
+
+    async def _candidates(self, query: str, base: list[Filter]) -> CandidateSet[WorkPackage]:
+        legs = [_Leg("subject", (Filter("subject", "~", (query,)),), SUBJECT_LEG_SIZE, False)]
+        legs += [
+            _Leg(term, (Filter("search", "**", (term,)),), FULL_TEXT_LEG_SIZE, True) for term in full_text_terms(query)
+        ]
+        legs.append(_Leg("recent", (), RECENCY_WINDOW, False))
+        outcomes = await asyncio.gather(*(self._run_leg(base, leg) for leg in legs), return_exceptions=True)
+
+        found: CandidateSet[WorkPackage] = CandidateSet()
+        errors: list[OpenProjectMcpError] = []
+        for leg, outcome in zip(legs, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                if not isinstance(outcome, OpenProjectMcpError) or outcome.aborts_search:
+                    raise outcome
+                errors.append(outcome)
+                found.notes.append(_leg_failure_note(leg, outcome))
+                continue
+            if leg.label == "recent" and outcome.total > len(outcome.items):
+                found.limit_reached = True
+            found.add(outcome.items, lambda w: w.id, server_match=leg.full_text)
+        if len(errors) == len(legs):
+            raise errors[0]
+        found.failed_legs = len(errors)
+        return found
+
+    async def _run_leg(self, base: Sequence[Filter], leg: _Leg) -> Page[WorkPackage]:
+        return await self._work_packages.list((*base, *leg.extra), NEWEST_FIRST, PageRequest(1, leg.size))
+
+    async def _comments(self, wp: WorkPackage) -> Comments:
+        activities: Sequence[Activity] = await self._work_packages.activities(wp.id)
+        return tuple(a.comment for a in activities if a.comment and a.comment.strip())
+
+
+def _leg_failure_note(leg: _Leg, error: OpenProjectMcpError) -> str:
+    if leg.full_text:
+        return (
+            f"The full-text search for {leg.label!r} failed ({error.message}); records whose only match is in an "
+            "older comment may be missing."
+        )
+    what = "subject search" if leg.label == "subject" else "list of recently updated work packages"
+    return f"The {what} failed ({error.message}); results may be incomplete."

@@ -1,0 +1,452 @@
+"""The results the tools return, shaped exactly as the tool contract describes them.
+
+Field names are snake_case here; the MCP adapter writes them in camelCase and omits optional
+fields that are ``None``. A tuple that the contract lists as optional is typed ``... | None``
+and left ``None`` when empty, so it is omitted too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Literal
+
+from openproject_mcp.domain.entities import NamedRef, WikiPageRef, WorkPackageRef
+
+MatchModeName = Literal["fuzzy", "exact"]
+MeetingMatchType = Literal["title", "location", "agenda_item", "participant", "author", "project"]
+
+# Long user text is cut here; the record then carries ``truncated: true``.
+TEXT_LIMIT = 20_000
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectSummary:
+    id: int
+    identifier: str
+    name: str
+    active: bool
+    public: bool
+    description: str | None = None
+    parent: NamedRef | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectDetail:
+    id: int
+    identifier: str
+    name: str
+    active: bool
+    public: bool
+    description: str | None = None
+    parent: NamedRef | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    status: str | None = None
+    status_explanation: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectList:
+    projects: tuple[ProjectSummary, ...]
+    total: int
+    count: int
+    page_size: int
+    offset: int
+    has_more: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WorkPackageSummary:
+    id: int
+    subject: str
+    type: str
+    status: str
+    project: NamedRef
+    display_id: str | None = None
+    priority: str | None = None
+    assignee: NamedRef | None = None
+    author: NamedRef | None = None
+    start_date: date | None = None
+    due_date: date | None = None
+    percentage_done: int | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WorkPackageDetail:
+    id: int
+    subject: str
+    type: str
+    status: str
+    project: NamedRef
+    display_id: str | None = None
+    priority: str | None = None
+    assignee: NamedRef | None = None
+    author: NamedRef | None = None
+    start_date: date | None = None
+    due_date: date | None = None
+    percentage_done: int | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    description: str | None = None
+    parent: WorkPackageRef | None = None
+    children: tuple[WorkPackageRef, ...] | None = None
+    custom_fields: dict[str, str] | None = None
+    truncated: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WorkPackageList:
+    work_packages: tuple[WorkPackageSummary, ...]
+    total: int
+    count: int
+    page_size: int
+    offset: int
+    has_more: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityView:
+    id: int
+    version: int
+    created_at: datetime
+    details: tuple[str, ...]
+    is_comment: bool
+    user: NamedRef | None = None
+    comment: str | None = None
+    score: float | None = None
+    snippet: str | None = None
+    truncated: bool | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityList:
+    work_package_id: int
+    activities: tuple[ActivityView, ...]
+    total: int
+    count: int
+    match_mode: MatchModeName | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    candidates: int
+    enriched: int
+    candidate_limit_reached: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WorkPackageHit:
+    work_package: WorkPackageSummary
+    score: float
+    matched_fields: tuple[str, ...]
+    snippet: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WorkPackageSearchPage:
+    total: int
+    count: int
+    page_size: int
+    offset: int
+    has_more: bool
+    elements: tuple[WorkPackageHit, ...]
+    match_mode: MatchModeName
+    degraded: bool
+    enrichment_failures: int
+    coverage: Coverage | None = None
+    notes: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SavedQuerySummary:
+    id: int
+    name: str
+    public: bool
+    starred: bool | None = None
+    project: NamedRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SavedQueryList:
+    queries: tuple[SavedQuerySummary, ...]
+    total: int
+    count: int
+    page_size: int
+    offset: int
+    has_more: bool
+
+
+@dataclass(frozen=True, slots=True)
+class QueryFilterView:
+    field: str
+    operator: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SortView:
+    attribute: str
+    direction: str
+
+
+@dataclass(frozen=True, slots=True)
+class SavedQueryDefinition:
+    id: int
+    name: str
+    public: bool
+    filters: tuple[QueryFilterView, ...]
+    columns: tuple[str, ...]
+    sort_by: tuple[SortView, ...]
+    starred: bool | None = None
+    project: NamedRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SavedQueryResult:
+    query: SavedQueryDefinition
+    results: WorkPackageList
+
+
+@dataclass(frozen=True, slots=True)
+class TypeView:
+    id: int
+    name: str
+    is_milestone: bool
+    is_default: bool | None = None
+    color: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TypeList:
+    types: tuple[TypeView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StatusView:
+    id: int
+    name: str
+    is_closed: bool
+    is_default: bool | None = None
+    color: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StatusList:
+    statuses: tuple[StatusView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityView:
+    id: int
+    name: str
+    is_active: bool
+    is_default: bool | None = None
+    color: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityList:
+    priorities: tuple[PriorityView, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UserView:
+    id: int
+    name: str
+    login: str | None = None
+    email: str | None = None
+    status: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UserList:
+    users: tuple[UserView, ...]
+    total: int
+    count: int
+    page_size: int
+    offset: int
+    has_more: bool
+    notes: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TagCount:
+    name: str
+    endpoint_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ApiSpecView:
+    """One of the views of the instance's OpenAPI document; only the keys of that view are set."""
+
+    title: str | None = None
+    version: str | None = None
+    total_paths: int | None = None
+    tags: tuple[TagCount, ...] | None = None
+    available_paths: tuple[str, ...] | None = None
+    instructions: str | None = None
+    path: str | None = None
+    operations: dict[str, Any] | None = None
+    tag: str | None = None
+    paths: tuple[str, ...] | None = None
+    schema_name: str | None = None
+    schema: dict[str, Any] | None = None
+    spec: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingSummary:
+    id: int
+    title: str
+    start_time: datetime
+    project: NamedRef
+    end_time: datetime | None = None
+    duration: int | None = None
+    location: str | None = None
+    state: str | None = None
+    author: NamedRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingList:
+    meetings: tuple[MeetingSummary, ...]
+    total: int
+    count: int
+    page_size: int
+    offset: int
+    has_more: bool
+
+
+@dataclass(frozen=True, slots=True)
+class AgendaItemView:
+    id: int
+    title: str
+    position: int
+    outcomes: tuple[str, ...]
+    notes: str | None = None
+    duration_in_minutes: int | None = None
+    work_package: WorkPackageRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingDetail:
+    id: int
+    title: str
+    start_time: datetime
+    project: NamedRef
+    end_time: datetime | None = None
+    duration: int | None = None
+    location: str | None = None
+    state: str | None = None
+    author: NamedRef | None = None
+    participants: tuple[NamedRef, ...] | None = None
+    agenda_items: tuple[AgendaItemView, ...] | None = None
+    notes: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchedAgendaItem:
+    id: int
+    title: str
+    snippet: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingHit:
+    meeting: MeetingSummary
+    match_type: MeetingMatchType
+    score: float
+    matched_fields: tuple[str, ...]
+    matched_agenda_items: tuple[MatchedAgendaItem, ...] | None = None
+    snippet: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingSearchPage:
+    total: int
+    count: int
+    page_size: int
+    offset: int
+    has_more: bool
+    elements: tuple[MeetingHit, ...]
+    match_mode: MatchModeName
+    degraded: bool
+    enrichment_failures: int
+    coverage: Coverage | None = None
+    notes: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AttachmentView:
+    id: int
+    file_name: str
+    file_size: int
+    content_type: str
+    download_url: str
+
+
+@dataclass(frozen=True, slots=True)
+class WikiPageDetail:
+    id: int
+    title: str
+    project: NamedRef
+    attachments: tuple[AttachmentView, ...]
+    text: str | None = None
+    updated_at: datetime | None = None
+    truncated: bool | None = None
+    notes: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WikiPageHit:
+    id: int
+    title: str
+    project: NamedRef
+    score: float
+    matched_fields: tuple[str, ...]
+    snippet: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WikiSearchPage:
+    total: int
+    count: int
+    limit: int
+    elements: tuple[WikiPageHit, ...]
+    match_mode: MatchModeName
+    degraded: bool
+    enrichment_failures: int
+    coverage: Coverage | None = None
+    notes: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WikiPageLinkView:
+    id: int
+    identifier: str | None = None
+    provider: str | None = None
+    link_type: str | None = None
+    wiki_page: WikiPageRef | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WikiPageLinkList:
+    links: tuple[WikiPageLinkView, ...]
+    total: int
+    count: int
+    page_size: int
+    offset: int
+    has_more: bool
+
+
+def cut_text(text: str | None) -> tuple[str | None, bool]:
+    """User text cut at :data:`TEXT_LIMIT`, and whether it was cut."""
+    if text is None or len(text) <= TEXT_LIMIT:
+        return text, False
+    return text[:TEXT_LIMIT], True

@@ -1,0 +1,167 @@
+"""Use cases: list work packages, get one work package."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from openproject_mcp.application.arguments import page_request, parse_filters, parse_sort_by, positive_id
+from openproject_mcp.application.presenters import work_package_detail, work_package_summary
+from openproject_mcp.application.project_scope import ProjectResolver
+from openproject_mcp.application.views import WorkPackageDetail, WorkPackageList
+from openproject_mcp.domain.errors import InvalidArgumentError
+from openproject_mcp.domain.queries import Filter, replace_filters
+from openproject_mcp.ports import MetadataRepository, WorkPackageRepository
+
+StatusScope = str  # "open" | "closed" | "all" | a status id
+
+
+@dataclass(frozen=True, slots=True)
+class WorkPackageScope:
+    """The structured filters shared by listing and searching work packages."""
+
+    project_id: int | str | None = None
+    status: int | str = "all"
+    type: int | str | None = None
+    assignee_id: int | str | None = None
+
+
+async def scope_filters(
+    scope: WorkPackageScope, projects: ProjectResolver, metadata: MetadataRepository
+) -> list[Filter]:
+    """OpenProject filters for a scope. The status filter is always explicit."""
+    filters = [status_filter(scope.status)]
+    project_id = await projects.resolve(scope.project_id)
+    if project_id is not None:
+        filters.append(Filter("project", "=", (str(project_id),)))
+    if scope.type is not None:
+        filters.append(Filter("type", "=", (str(await _type_id(scope.type, metadata, project_id)),)))
+    if scope.assignee_id is not None:
+        filters.append(Filter("assignee", "=", (_assignee(scope.assignee_id),)))
+    return filters
+
+
+def status_filter(status: int | str) -> Filter:
+    if isinstance(status, bool):
+        raise InvalidArgumentError(f"status must be open, closed, all or a status id, got {status!r}.")
+    if isinstance(status, int):
+        return Filter("status", "=", (str(positive_id(status, "status")),))
+    value = status.strip().lower()
+    if value == "open":
+        return Filter("status", "o")
+    if value == "closed":
+        return Filter("status", "c")
+    if value == "all":
+        return Filter("status", "*")
+    if value.isdigit() and int(value) > 0:
+        return Filter("status", "=", (str(int(value)),))
+    raise InvalidArgumentError(f"status must be open, closed, all or a status id, got {status!r}.")
+
+
+def _assignee(value: int | str) -> str:
+    if isinstance(value, str) and value.strip().lower() == "me":
+        return "me"
+    return str(positive_id(value, "assigneeId"))
+
+
+async def _type_id(value: int | str, metadata: MetadataRepository, project_id: int | None) -> int:
+    if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
+        return positive_id(value, "type")
+    wanted = value.strip().casefold()
+    if not wanted:
+        raise InvalidArgumentError("type must be a type id or name, got a blank string.")
+    types = await metadata.types(project_id)
+    for candidate in types:
+        if candidate.name.casefold() == wanted:
+            return candidate.id
+    names = ", ".join(t.name for t in types)
+    raise InvalidArgumentError(f"type {value!r} is not a work package type here; known types: {names}.")
+
+
+WORK_PACKAGE_SORT_ATTRIBUTES = (
+    "id",
+    "subject",
+    "type",
+    "status",
+    "priority",
+    "assignee",
+    "author",
+    "project",
+    "startDate",
+    "dueDate",
+    "createdAt",
+    "updatedAt",
+    "updated_at",
+    "created_at",
+    "start_date",
+    "due_date",
+    "percentageDone",
+)
+
+
+EVERYWHERE = WorkPackageScope()
+
+
+@dataclass(frozen=True, slots=True)
+class ListWorkPackagesRequest:
+    scope: WorkPackageScope = EVERYWHERE
+    subject: str | None = None
+    page_size: int = 20
+    offset: int = 1
+    sort_by: str | None = None
+    filters: str | None = None
+
+
+class ListWorkPackages:
+    def __init__(
+        self, work_packages: WorkPackageRepository, metadata: MetadataRepository, projects: ProjectResolver
+    ) -> None:
+        self._work_packages = work_packages
+        self._metadata = metadata
+        self._projects = projects
+
+    async def execute(self, request: ListWorkPackagesRequest) -> WorkPackageList:
+        page = page_request(request.offset, request.page_size)
+        raw_filters = parse_filters(request.filters)
+        sort_by = parse_sort_by(request.sort_by, allowed=WORK_PACKAGE_SORT_ATTRIBUTES)
+        generated = await scope_filters(request.scope, self._projects, self._metadata)
+        if request.subject is not None and request.subject.strip():
+            generated.append(Filter("subject", "~", (request.subject.strip(),)))
+        filters = replace_filters(generated, raw_filters)
+        result = await self._work_packages.list(filters, sort_by, page)
+        return WorkPackageList(
+            work_packages=tuple(work_package_summary(w) for w in result.items),
+            total=result.total,
+            count=len(result.items),
+            page_size=page.page_size,
+            offset=page.offset,
+            has_more=page.offset * page.page_size < result.total,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GetWorkPackageRequest:
+    work_package_id: int | str
+
+
+def work_package_ref(value: int | str) -> int | str:
+    """A numeric id, or a display id such as ``DEMO-38``."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isdigit():
+            return positive_id(text, "workPackageId")
+        head, dash, tail = text.rpartition("-")
+        if dash and head and tail.isdigit() and head.replace("_", "").isalnum():
+            return text
+        raise InvalidArgumentError(
+            f"workPackageId must be a positive integer id or a display id such as 'DEMO-38', got {value!r}."
+        )
+    return positive_id(value, "workPackageId")
+
+
+class GetWorkPackage:
+    def __init__(self, work_packages: WorkPackageRepository) -> None:
+        self._work_packages = work_packages
+
+    async def execute(self, request: GetWorkPackageRequest) -> WorkPackageDetail:
+        ref = work_package_ref(request.work_package_id)
+        return work_package_detail(await self._work_packages.get(ref))

@@ -1,0 +1,132 @@
+"""Settings from the environment and the command line (flags win), checked before serving."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal
+from urllib.parse import urlsplit
+
+Backend = Literal["demo", "dataset", "openproject"]
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off", ""}
+
+
+class ConfigurationError(ValueError):
+    """A setting is missing or invalid; the message says how to fix it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    backend: Backend
+    dataset_path: Path | None = None
+    base_url: str | None = None
+    api_key: str | None = field(default=None, repr=False)
+    read_only: bool = False
+    timeout_seconds: float = 30.0
+    max_retries: int = 3
+    max_concurrency: int = 8
+    single_tenant: bool = False
+    log_level: str = "INFO"
+
+    @property
+    def instance(self) -> str:
+        """What identifies the data source in cache keys (never the token)."""
+        if self.backend == "openproject":
+            return self.base_url or ""
+        if self.backend == "dataset":
+            return f"dataset:{self.dataset_path}"
+        return "demo"
+
+
+def env_flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw in TRUE_WORDS:
+        return True
+    if raw in FALSE_WORDS:
+        return False
+    raise ConfigurationError(f"{name} must be true or false, got {env.get(name)!r}.")
+
+
+def _number(env: Mapping[str, str], name: str, default: float, minimum: float, maximum: float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigurationError(f"{name} must be a number, got {raw!r}.") from None
+    if not minimum <= value <= maximum:
+        raise ConfigurationError(f"{name} must be between {minimum:g} and {maximum:g}, got {raw}.")
+    return value
+
+
+def check_base_url(url: str) -> str:
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigurationError(
+            f"OPENPROJECT_BASE_URL must be an http(s) URL such as https://openproject.example.com "
+            f"(or https://host/openproject for a sub-path install), got {url!r}."
+        )
+    if parts.query or parts.fragment:
+        raise ConfigurationError("OPENPROJECT_BASE_URL must not carry a query string or fragment.")
+    path = parts.path.rstrip("/")
+    if path.endswith("/api/v3"):
+        path = path[: -len("/api/v3")]
+    return f"{parts.scheme}://{parts.netloc}{path}/"
+
+
+def load_settings(
+    env: Mapping[str, str] | None = None,
+    *,
+    demo: bool = False,
+    dataset: str | None = None,
+    read_only: bool | None = None,
+    require_api_key: bool = True,
+) -> Settings:
+    """Settings for one process. ``demo``/``dataset`` pick an in-memory backend; else OpenProject."""
+    env = os.environ if env is None else env
+    flag_read_only = env_flag(env, "OPENPROJECT_READ_ONLY") if read_only is None else read_only
+    timeout = _number(env, "OPENPROJECT_TIMEOUT", 30.0, 1.0, 600.0)
+    retries = int(_number(env, "OPENPROJECT_MAX_RETRIES", 3, 0, 10))
+    concurrency = int(_number(env, "OPENPROJECT_MAX_CONCURRENCY", 8, 1, 64))
+    log_level = env.get("OPENPROJECT_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+    if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+        raise ConfigurationError(f"OPENPROJECT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {log_level!r}.")
+    base = Settings(
+        backend="demo",
+        read_only=flag_read_only,
+        timeout_seconds=timeout,
+        max_retries=retries,
+        max_concurrency=concurrency,
+        log_level=log_level,
+    )
+    if demo and dataset:
+        raise ConfigurationError("Pass either --demo or --dataset PATH, not both.")
+    if demo:
+        return base
+    if dataset:
+        path = Path(dataset).expanduser()
+        if not path.is_file():
+            raise ConfigurationError(f"--dataset {dataset}: no such file.")
+        return replace(base, backend="dataset", dataset_path=path)
+
+    base_url = env.get("OPENPROJECT_BASE_URL", "").strip()
+    if not base_url:
+        raise ConfigurationError(
+            "OPENPROJECT_BASE_URL is not set. Set it to your OpenProject address "
+            "(e.g. https://openproject.example.com), or try the server on its demo data with --demo."
+        )
+    api_key = env.get("OPENPROJECT_API_KEY", "").strip() or None
+    single_tenant = env_flag(env, "OPENPROJECT_SINGLE_TENANT")
+    if require_api_key and api_key is None:
+        raise ConfigurationError(
+            "OPENPROJECT_API_KEY is not set. Create a token in OpenProject under My account → Access tokens "
+            "(API) and set OPENPROJECT_API_KEY to it."
+        )
+    return replace(
+        base, backend="openproject", base_url=check_base_url(base_url), api_key=api_key, single_tenant=single_tenant
+    )

@@ -1,0 +1,125 @@
+"""The command line: ``serve`` (default), ``tools`` and ``call``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import anyio
+
+from openproject_mcp import __version__
+from openproject_mcp.adapters.mcp.catalog import TOOLS
+from openproject_mcp.adapters.mcp.server import build_server
+from openproject_mcp.adapters.mcp.transports import call_in_process, serve_stdio
+from openproject_mcp.composition import Application
+from openproject_mcp.config import ConfigurationError, Settings, load_settings
+
+EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
+
+EPILOG = """\
+examples:
+  openproject-mcp serve --demo                      serve the embedded demo data over stdio
+  openproject-mcp serve                             serve OPENPROJECT_BASE_URL with OPENPROJECT_API_KEY
+  openproject-mcp tools                             list the 19 tools
+  openproject-mcp call openproject_search_meetings '{"query": "budget aproval"}' --demo
+  openproject-mcp call openproject_get_work_package '{"workPackageId": 42}'
+
+environment:
+  OPENPROJECT_BASE_URL    your OpenProject address, e.g. https://openproject.example.com
+  OPENPROJECT_API_KEY     an API token (My account -> Access tokens)
+  OPENPROJECT_READ_ONLY   true to refuse every write tool (the same as --read-only)
+  OPENPROJECT_TIMEOUT     seconds per request to OpenProject (default 30)
+  OPENPROJECT_LOG_LEVEL   DEBUG, INFO, WARNING or ERROR (logs go to stderr)
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="openproject-mcp",
+        description="A read-only MCP server for OpenProject with ranked fuzzy search.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"openproject-mcp {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def data_options(command: argparse.ArgumentParser) -> None:
+        source = command.add_mutually_exclusive_group()
+        source.add_argument("--demo", action="store_true", help="use the embedded demo dataset")
+        source.add_argument("--dataset", metavar="PATH", help="use a dataset file (see docs/dataset-format.md)")
+        command.add_argument("--read-only", action="store_true", default=None, help="refuse every write tool")
+
+    serve = commands.add_parser("serve", help="serve MCP over stdio (the default command)")
+    data_options(serve)
+    commands.add_parser("tools", help="list the tools with their titles")
+    call = commands.add_parser("call", help="call one tool and print its result as JSON")
+    call.add_argument("tool", help="tool name, e.g. openproject_search_work_packages")
+    call.add_argument("arguments", nargs="?", default="{}", help="the arguments as a JSON object")
+    data_options(call)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help", "--version")):
+        args_list.insert(0, "serve")
+    parser = _parser()
+    args = parser.parse_args(args_list)
+    if args.command == "tools":
+        for spec in TOOLS:
+            print(f"{spec.name:<44} {spec.title}")
+        return EXIT_OK
+    try:
+        settings = load_settings(demo=args.demo, dataset=args.dataset, read_only=args.read_only)
+    except ConfigurationError as exc:
+        print(f"openproject-mcp: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    _configure_logging(settings)
+    try:
+        application = Application(settings)
+    except ValueError as exc:  # a dataset that cannot be served
+        print(f"openproject-mcp: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    server = build_server(application.scope, read_only=settings.read_only)
+    if args.command == "call":
+        return _call(server, args.tool, args.arguments)
+    anyio.run(serve_stdio, server)
+    return EXIT_OK
+
+
+def _call(server: Any, tool: str, raw_arguments: str) -> int:
+    names = {spec.name for spec in TOOLS}
+    if tool not in names:
+        print(f"openproject-mcp: unknown tool {tool!r}; run 'openproject-mcp tools' for the list.", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        arguments = json.loads(raw_arguments)
+    except json.JSONDecodeError as exc:
+        print(f"openproject-mcp: the arguments are not valid JSON ({exc.msg} at {exc.pos}).", file=sys.stderr)
+        return EXIT_USAGE
+    if not isinstance(arguments, dict):
+        print('openproject-mcp: the arguments must be a JSON object, e.g. \'{"query": "budget"}\'.', file=sys.stderr)
+        return EXIT_USAGE
+    result = anyio.run(call_in_process, server, tool, arguments)
+    if result.is_error:
+        text = "\n".join(getattr(c, "text", "") for c in result.content)
+        print(text, file=sys.stderr)
+        return EXIT_TOOL_ERROR
+    print(json.dumps(result.structured_content, indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def _configure_logging(settings: Settings) -> None:
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(logging, settings.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
