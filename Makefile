@@ -27,7 +27,7 @@ imports: setup
 	$(VENV)/bin/lint-imports
 
 unit: setup
-	$(PY) -m pytest
+	$(PY) -m pytest -q
 
 # The shared acceptance suite lives beside the checkout; it runs whenever it is there.
 acceptance: setup

@@ -59,7 +59,7 @@ class TtlLruCache(Generic[K, V]):
     def __len__(self) -> int:
         return len(self._entries)
 
-    def keys(self) -> list[K]:
+    def keys_snapshot(self) -> list[K]:
         return list(self._entries)
 
 

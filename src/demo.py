@@ -1,0 +1,101 @@
+"""``make demo``: a short scripted session against the embedded demo data.
+
+It starts the real server (``openproject-mcp serve --demo``) as a subprocess and talks to it
+with the real MCP client over stdio, exactly as Claude Desktop or Cursor would.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+import anyio
+from mcp import Client, StdioServerParameters
+
+Step = tuple[str, str, dict[str, Any]]
+
+STEPS: tuple[Step, ...] = (
+    (
+        "A meeting search with three typos",
+        "openproject_search_meetings",
+        {"query": "quartely roadmap reveiw"},
+    ),
+    (
+        "A question answered from a meeting outcome",
+        "openproject_search_meetings",
+        {"query": "what did we decide about the printed catalogue"},
+    ),
+    (
+        "A closed work package whose only mention of the word is in a comment",
+        "openproject_search_work_packages",
+        {"query": "honeypot"},
+    ),
+    (
+        "A wiki page found by its body text, with accents and word order not mattering",
+        "openproject_search_wiki_pages",
+        {"query": "cache varnish"},
+    ),
+    (
+        "Exact mode is the literal escape hatch: a typo finds nothing",
+        "openproject_search_work_packages",
+        {"query": "idempotancy key", "matchMode": "exact"},
+    ),
+)
+
+
+def _title(element: dict[str, Any]) -> str:
+    if "meeting" in element:
+        meeting = element["meeting"]
+        return f"{meeting['title']} ({meeting['startTime'][:10]}) — matched {element['matchType']}"
+    if "workPackage" in element:
+        wp = element["workPackage"]
+        return f"#{wp['id']} {wp['subject']} [{wp['status']}] — matched {', '.join(element['matchedFields'])}"
+    return f"{element['title']} — matched {', '.join(element['matchedFields'])}"
+
+
+def _print_page(page: dict[str, Any]) -> None:
+    elements = page.get("elements", [])
+    if not elements:
+        print("     (no results)")
+    for element in elements[:3]:
+        print(f"     {element['score']:.2f}  {_title(element)}")
+        for item in element.get("matchedAgendaItems", [])[:1]:
+            print(f"           agenda item “{item['title']}”: {item.get('snippet', '')}")
+        if element.get("snippet") and "matchedAgendaItems" not in element:
+            print(f"           “{element['snippet']}”")
+    coverage = page.get("coverage")
+    if coverage:
+        print(
+            f"     searched {coverage['candidates']} candidates, read {coverage['enriched']} in depth"
+            f"{'; window cut' if coverage['candidateLimitReached'] else ''}"
+        )
+
+
+async def run() -> None:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "openproject_mcp", "serve", "--demo"])
+    print("openproject-mcp demo: the embedded 'Nordwind Outfitters' OpenProject data, over a real MCP stdio session\n")
+    async with Client(params) as client:
+        tools = (await client.list_tools()).tools
+        print(f"Connected. The server offers {len(tools)} read-only tools.\n")
+        for number, (caption, tool, arguments) in enumerate(STEPS, start=1):
+            started = time.perf_counter()
+            result = await client.call_tool(tool, arguments)
+            elapsed = (time.perf_counter() - started) * 1000
+            print(f"{number}) {caption}")
+            print(f"   {tool} {arguments}   ({elapsed:.0f} ms)")
+            if result.is_error:
+                print("     " + " ".join(getattr(c, "text", "") for c in result.content))
+            else:
+                _print_page(result.structured_content or {})
+            print()
+    print('Try it yourself:  .venv/bin/openproject-mcp call openproject_search_meetings \'{"query": "budget"}\' --demo')
+    print("Connect a client: see README.md (Claude Desktop, Claude Code, Cursor).")
+
+
+def main() -> None:
+    anyio.run(run)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+"""The two-phase pipeline's budgets and error classes, counted on a fake enrichment source."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from openproject_mcp.application.caching import EnrichmentCache, TenantCaches, tenant_key
+from openproject_mcp.application.search_pipeline import (
+    Enriched,
+    PipelineSettings,
+    SearchSpec,
+    lift,
+    run_search,
+)
+from openproject_mcp.domain.errors import (
+    AuthenticationError,
+    ForbiddenError,
+    NetworkError,
+    NotFoundError,
+    OpenProjectMcpError,
+    RateLimitedError,
+    UpstreamServerError,
+)
+from openproject_mcp.domain.search import Field
+
+BASE = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Doc:
+    id: int
+    title: str
+    updated: datetime
+
+
+@dataclass
+class DeepSource:
+    """A fake deep-content source that counts calls and the peak of calls in flight."""
+
+    bodies: dict[int, str]
+    failures: dict[int, OpenProjectMcpError]
+    delay: float = 0.001
+    calls: list[int] | None = None
+    in_flight: int = 0
+    peak: int = 0
+
+    def __post_init__(self) -> None:
+        self.calls = []
+
+    async def fetch(self, doc: Doc) -> str:
+        assert self.calls is not None
+        self.calls.append(doc.id)
+        self.in_flight += 1
+        self.peak = max(self.peak, self.in_flight)
+        try:
+            await asyncio.sleep(self.delay)
+            if doc.id in self.failures:
+                raise self.failures[doc.id]
+            return self.bodies.get(doc.id, "")
+        finally:
+            self.in_flight -= 1
+
+
+SHALLOW: tuple[Field[Doc], ...] = (Field("title", 3.0, lambda d: d.title),)
+
+
+def spec_for(source: DeepSource, cache: EnrichmentCache[str] | None = None) -> SearchSpec[Doc, str]:
+    full: tuple[Field[Enriched[Doc, str]], ...] = (lift(SHALLOW[0]), Field("body", 1.0, lambda e: e.deep))
+    return SearchSpec(
+        shallow_fields=SHALLOW,
+        full_fields=full,
+        key=lambda d: d.id,
+        version=lambda d: d.updated.isoformat(),
+        recency=lambda d: d.updated,
+        enrich=source.fetch,
+        cache=cache,
+    )
+
+
+def corpus(n: int) -> list[Doc]:
+    # id 1 is the oldest, id n the newest
+    return [Doc(i, f"Routine item {i}", BASE + timedelta(hours=i)) for i in range(1, n + 1)]
+
+
+async def test_never_more_than_eight_in_flight_and_never_more_than_25_fetches() -> None:
+    source = DeepSource({}, {})
+    result = await run_search(spec_for(source), corpus(200), "budget", "fuzzy")
+    assert source.peak == 8
+    assert source.calls is not None and len(source.calls) == 25
+    assert result.candidates == 200 and result.enriched == 25
+
+
+async def test_backfill_takes_the_most_recently_updated_when_nothing_matches_shallowly() -> None:
+    source = DeepSource({}, {})
+    await run_search(spec_for(source), corpus(60), "budget", "fuzzy")
+    assert source.calls is not None and sorted(source.calls) == list(range(36, 61))
+
+
+async def test_shallow_matches_are_enriched_first() -> None:
+    docs = corpus(60)
+    docs[0] = Doc(1, "Budget review", BASE)  # the oldest, but a title match
+    source = DeepSource({}, {})
+    await run_search(spec_for(source), docs, "budget", "fuzzy")
+    assert source.calls is not None and 1 in source.calls and len(source.calls) == 25
+
+
+async def test_a_deep_only_old_record_is_found_when_the_server_says_it_matches() -> None:
+    source = DeepSource({3: "We finally agreed on the escrow account."}, {})
+    without_hint = await run_search(spec_for(source), corpus(100), "escrow", "fuzzy")
+    assert [h.candidate.id for h in without_hint.hits] == []
+    source = DeepSource({3: "We finally agreed on the escrow account."}, {})
+    with_hint = await run_search(spec_for(source), corpus(100), "escrow", "fuzzy", server_matches={3})
+    assert [h.candidate.id for h in with_hint.hits] == [3]
+    assert with_hint.hits[0].matched_fields == ("body",)
+
+
+async def test_final_score_is_the_max_of_shallow_and_deep_not_the_sum() -> None:
+    docs = [Doc(1, "Budget", BASE), Doc(2, "Other", BASE)]
+    source = DeepSource({1: "budget budget budget", 2: "budget"}, {})
+    result = await run_search(spec_for(source), docs, "budget", "fuzzy")
+    by_id = {h.candidate.id: h.score for h in result.hits}
+    assert by_id[1] == 1.0
+    assert by_id[2] == pytest.approx(0.33)  # a body-only hit stays below a perfect title hit
+
+
+@pytest.mark.parametrize(
+    "fatal",
+    [
+        AuthenticationError("token expired", status=401),
+        ForbiddenError("no permission", status=403),
+        RateLimitedError("slow down", retry_after_seconds=5),
+    ],
+)
+async def test_401_403_429_abort_the_whole_search(fatal: OpenProjectMcpError) -> None:
+    source = DeepSource({}, {55: fatal})
+    with pytest.raises(type(fatal)):
+        await run_search(spec_for(source), corpus(60), "budget", "fuzzy")
+
+
+@pytest.mark.parametrize(
+    "error", [UpstreamServerError("500"), NotFoundError("gone"), NetworkError("reset")], ids=["500", "404", "network"]
+)
+async def test_other_failures_degrade_one_record_and_are_counted(error: OpenProjectMcpError) -> None:
+    docs = corpus(30)
+    docs[-1] = Doc(30, "Budget approval", docs[-1].updated)
+    source = DeepSource({}, {30: error, 29: UpstreamServerError("boom")})
+    result = await run_search(spec_for(source), docs, "budget", "fuzzy")
+    assert result.failures == 2
+    assert [h.candidate.id for h in result.hits] == [30]  # still found on its shallow score
+
+
+async def test_cache_hits_do_not_count_against_the_budget_so_repeats_see_deeper() -> None:
+    caches = TenantCaches()
+    cache: EnrichmentCache[str] = EnrichmentCache(caches, tenant_key("https://op.example/", "alice"), "body")
+    docs = corpus(80)
+    first = DeepSource({}, {})
+    await run_search(spec_for(first, cache), docs, "budget", "fuzzy")
+    second = DeepSource({}, {})
+    result = await run_search(spec_for(second, cache), docs, "budget", "fuzzy")
+    assert first.calls is not None and second.calls is not None
+    assert len(first.calls) == len(second.calls) == 25
+    assert not set(first.calls) & set(second.calls)
+    assert result.enriched == 50
+
+
+async def test_an_updated_record_is_fetched_again() -> None:
+    caches = TenantCaches()
+    cache: EnrichmentCache[str] = EnrichmentCache(caches, "tenant:x", "body")
+    docs = corpus(3)
+    await run_search(spec_for(DeepSource({}, {}), cache), docs, "budget", "fuzzy")
+    edited = [Doc(3, docs[2].title, docs[2].updated + timedelta(minutes=1)), *docs[:2]]
+    again = DeepSource({}, {})
+    await run_search(spec_for(again, cache), edited, "budget", "fuzzy")
+    assert again.calls == [3]
+
+
+async def test_tenants_never_share_cache_entries() -> None:
+    caches = TenantCaches()
+    alice: EnrichmentCache[str] = EnrichmentCache(caches, tenant_key("https://op.example/", "alice"), "body")
+    bob: EnrichmentCache[str] = EnrichmentCache(caches, tenant_key("https://op.example/", "bob"), "body")
+    docs = corpus(10)
+    await run_search(spec_for(DeepSource({7: "secret escrow"}, {}), alice), docs, "escrow", "fuzzy")
+    bobs_source = DeepSource({}, {})
+    result = await run_search(spec_for(bobs_source, bob), docs, "escrow", "fuzzy")
+    assert bobs_source.calls is not None and sorted(bobs_source.calls) == list(range(1, 11))
+    assert result.hits == ()
+    assert all("alice" not in key[0] and "bob" not in key[0] for key in caches.enrichment.keys_snapshot())
+
+
+async def test_progress_is_reported_with_absolute_counts() -> None:
+    seen: list[tuple[float, float | None]] = []
+
+    async def progress(done: float, total: float | None, message: str | None) -> None:
+        seen.append((done, total))
+
+    await run_search(spec_for(DeepSource({}, {})), corpus(5), "x budget", "fuzzy", progress=progress)
+    assert seen[0] == (0, 5) and seen[-1] == (5, 5)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+async def test_a_zero_budget_reads_nothing() -> None:
+    source = DeepSource({}, {})
+    result = await run_search(spec_for(source), corpus(5), "budget", "fuzzy", settings=PipelineSettings(0, 1))
+    assert source.calls == [] and result.enriched == 0

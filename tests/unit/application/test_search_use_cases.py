@@ -1,0 +1,182 @@
+"""The three search use cases against the in-memory adapter: legs, windows, notes, ranking."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from openproject_mcp.adapters.fixture.dataset import load_dataset
+from openproject_mcp.adapters.fixture.meeting_repository import InMemoryMeetingRepository
+from openproject_mcp.adapters.fixture.project_repository import InMemoryProjectRepository
+from openproject_mcp.application.project_scope import ProjectResolver
+from openproject_mcp.application.search_meetings import SearchMeetings, SearchMeetingsRequest
+from openproject_mcp.application.search_wiki_pages import SearchWikiPages, SearchWikiPagesRequest
+from openproject_mcp.application.search_work_packages import SearchWorkPackages, SearchWorkPackagesRequest
+from openproject_mcp.application.work_packages import WorkPackageScope
+from openproject_mcp.domain.capabilities import InstanceCapabilities
+from openproject_mcp.domain.errors import InvalidArgumentError
+from openproject_mcp.ports import CapabilityRepository
+from tests.support.datasets import (
+    DEMO,
+    base_document,
+    dataset_settings,
+    many_meetings,
+    many_work_packages,
+    use_case,
+    write,
+)
+
+
+class FixedCapabilities(CapabilityRepository):
+    """A capability source that answers what the test says the instance can do."""
+
+    def __init__(self, capabilities: InstanceCapabilities) -> None:
+        self._capabilities = capabilities
+
+    async def capabilities(self) -> InstanceCapabilities:
+        return self._capabilities
+
+
+async def test_a_work_package_whose_only_match_is_an_old_comment_is_found(tmp_path: Path) -> None:
+    path = write(tmp_path, many_work_packages(400, old_comment="We moved the pool to PgBouncer in transaction mode."))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest("pgbouncer"))
+    assert [e.work_package.id for e in page.elements] == [1]
+    assert page.elements[0].matched_fields == ("comments",)
+    assert page.elements[0].snippet is not None and "PgBouncer" in page.elements[0].snippet
+    assert page.coverage is not None and page.coverage.candidate_limit_reached
+    assert page.notes and any("candidate window was cut" in n for n in page.notes)
+
+
+async def test_an_old_meeting_whose_only_match_is_an_outcome_is_found(tmp_path: Path) -> None:
+    path = write(tmp_path, many_meetings(400, old_outcome="We decided to keep supplier payouts in escrow."))
+    search = await use_case(dataset_settings(path), SearchMeetings)
+    page = await search.execute(SearchMeetingsRequest("what did we decide about escrow"))
+    assert [e.meeting.id for e in page.elements] == [1]
+    top = page.elements[0]
+    assert top.match_type == "agenda_item"
+    assert top.matched_agenda_items and top.matched_agenda_items[0].id == 1001
+
+
+async def test_without_a_meetings_full_text_leg_the_notes_say_the_window_was_cut(tmp_path: Path) -> None:
+    dataset = load_dataset(write(tmp_path, many_meetings(400, old_outcome="escrow decision")))
+    meetings = InMemoryMeetingRepository(dataset)
+    search = SearchMeetings(
+        meetings,
+        FixedCapabilities(InstanceCapabilities(meeting_search_filter=False)),
+        ProjectResolver(InMemoryProjectRepository(dataset)),
+    )
+    page = await search.execute(SearchMeetingsRequest("escrow"))
+    assert page.elements == ()
+    assert page.coverage is not None and page.coverage.candidate_limit_reached
+    assert page.notes is not None
+    assert any("no meeting full-text search" in n for n in page.notes)
+    assert any("candidate window was cut" in n for n in page.notes)
+
+
+async def test_without_agenda_items_only_shallow_fields_are_searched_and_the_notes_say_so(tmp_path: Path) -> None:
+    dataset = load_dataset(write(tmp_path, many_meetings(5, old_outcome="escrow decision")))
+    search = SearchMeetings(
+        InMemoryMeetingRepository(dataset),
+        FixedCapabilities(
+            InstanceCapabilities(agenda_items=False, meeting_search_filter=False, meeting_participants=False)
+        ),
+        ProjectResolver(InMemoryProjectRepository(dataset)),
+    )
+    title_hit = await search.execute(SearchMeetingsRequest("weekly sync 3"))
+    assert title_hit.elements[0].meeting.id == 3
+    assert title_hit.coverage is not None and title_hit.coverage.enriched == 0
+    assert title_hit.notes and any("no agenda item API" in n for n in title_hit.notes)
+
+
+async def test_a_person_and_a_topic_in_different_fields_outrank_either_alone(tmp_path: Path) -> None:
+    document = many_meetings(0)
+    meetings = [
+        (1, "Budget review", 2),  # topic only, author Ben
+        (2, "Team lunch", 1),  # person only, author Anna Müller
+        (3, "Budget review", 1),  # topic in the title, person as author
+    ]
+    for meeting_id, title, author in meetings:
+        document["meetings"].append(
+            {
+                "id": meeting_id,
+                "project": 1,
+                "title": title,
+                "location": "Room A",
+                "startTime": "2026-05-01T09:00:00Z",
+                "endTime": "2026-05-01T10:00:00Z",
+                "state": "closed",
+                "author": author,
+                "participants": [],
+                "createdAt": "2026-05-01T09:00:00Z",
+                "updatedAt": "2026-05-01T09:00:00Z",
+                "agendaItems": [],
+            }
+        )
+    search = await use_case(dataset_settings(write(tmp_path, document)), SearchMeetings)
+    page = await search.execute(SearchMeetingsRequest("Müller's budget review"))
+    ids = [e.meeting.id for e in page.elements]
+    assert ids[0] == 3
+    assert ids.index(3) < ids.index(1)
+
+
+async def test_repeating_a_search_warms_the_cache_then_the_results_stay_put() -> None:
+    search = await use_case(DEMO, SearchWorkPackages)
+    first = await search.execute(SearchWorkPackagesRequest("the", match_mode="exact", page_size=100))
+    second = await search.execute(SearchWorkPackagesRequest("the", match_mode="exact", page_size=100))
+    third = await search.execute(SearchWorkPackagesRequest("the", match_mode="exact", page_size=100))
+    assert first.coverage is not None and second.coverage is not None and third.coverage is not None
+    assert first.coverage.enriched <= second.coverage.enriched == third.coverage.enriched
+    assert {e.work_package.id for e in first.elements} <= {e.work_package.id for e in second.elements}
+    assert [(e.work_package.id, e.score) for e in second.elements] == [
+        (e.work_package.id, e.score) for e in third.elements
+    ]
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+async def test_a_blank_query_is_rejected_before_anything_is_read(query: str) -> None:
+    search = await use_case(DEMO, SearchMeetings)
+    with pytest.raises(InvalidArgumentError, match="query"):
+        await search.execute(SearchMeetingsRequest(query))
+
+
+async def test_search_pages_slice_the_ranked_list() -> None:
+    search = await use_case(DEMO, SearchWorkPackages)
+    # The first call fills the enrichment cache; later calls see deeper (ADR 0005), then stay stable.
+    await search.execute(SearchWorkPackagesRequest("the", match_mode="exact", page_size=100))
+    everything = await search.execute(SearchWorkPackagesRequest("the", match_mode="exact", page_size=100))
+    second = await search.execute(SearchWorkPackagesRequest("the", match_mode="exact", page_size=3, offset=2))
+    assert [e.work_package.id for e in second.elements] == [e.work_package.id for e in everything.elements][3:6]
+    assert second.total == everything.total and second.has_more is (everything.total > 6)
+
+
+async def test_work_package_search_honours_the_status_scope() -> None:
+    search = await use_case(DEMO, SearchWorkPackages)
+    everything = await search.execute(SearchWorkPackagesRequest("checkout", page_size=100))
+    open_only = await search.execute(
+        SearchWorkPackagesRequest("checkout", scope=WorkPackageScope(status="open"), page_size=100)
+    )
+    assert {e.work_package.id for e in open_only.elements} <= {e.work_package.id for e in everything.elements}
+    assert all(e.work_package.status != "Closed" for e in open_only.elements)
+
+
+async def test_wiki_search_without_a_query_lists_pages_with_score_zero() -> None:
+    search = await use_case(DEMO, SearchWikiPages)
+    page = await search.execute(SearchWikiPagesRequest())
+    assert page.total == len(page.elements) > 0
+    assert all(e.score == 0 for e in page.elements)
+    assert [e.id for e in page.elements] == sorted(e.id for e in page.elements)
+
+
+async def test_wiki_search_finds_body_only_words_below_title_hits(tmp_path: Path) -> None:
+    document = base_document()
+    document["wiki_pages"] = [
+        {"id": 1, "project": 1, "title": "Escrow handbook", "text": "How we pay.", "updatedAt": "2026-01-01T00:00:00Z"},
+        {"id": 2, "project": 1, "title": "Finance", "text": "The escrow account.", "updatedAt": "2026-01-01T00:00:00Z"},
+    ]
+    search = await use_case(dataset_settings(write(tmp_path, document)), SearchWikiPages)
+    page = await search.execute(SearchWikiPagesRequest("escrow"))
+    assert [e.id for e in page.elements] == [1, 2]
+    assert page.elements[0].score > page.elements[1].score
+    assert page.elements[1].matched_fields == ("text",)
