@@ -1,0 +1,259 @@
+"""What an OpenProject instance can provide, found out by cheap probes and remembered per instance.
+
+Versions 16.6 to 18.0 differ (see the "Version profiles" of the dataset format): the probes ask
+the instance itself instead of trusting a version number (which only administrators can read).
+Probes run concurrently, in two rounds: first the lists (meetings, the meetings ``search``
+filter, the first project, the first work package), then what needs an id from them.
+
+Only definitive answers are cached. An answer that needs data the instance does not have yet
+(no meeting to look at, no work package...) or that failed on the way (5xx, network) counts as
+"no" for the current call and is asked again next time. 401, 403 and 429 are raised as they are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
+
+from openproject_mcp.adapters.openproject import endpoints, hal
+from openproject_mcp.adapters.openproject.client import OpenProjectClient
+from openproject_mcp.adapters.openproject.concurrency import first_error
+from openproject_mcp.adapters.openproject.endpoints import filters_param
+from openproject_mcp.domain.capabilities import InstanceCapabilities
+from openproject_mcp.domain.errors import (
+    InvalidQueryError,
+    NetworkError,
+    NotFoundError,
+    UpstreamServerError,
+)
+from openproject_mcp.domain.queries import Filter
+from openproject_mcp.ports.repositories import CapabilityRepository
+
+CAPABILITY_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(InstanceCapabilities))
+
+_SEARCH_PROBE = Filter("search", "**", ("openproject-mcp capability probe",))
+
+T = TypeVar("T")
+
+Answer = bool | None  # None: undetermined for now
+
+_UNDETERMINED = (UpstreamServerError, NetworkError)
+
+
+class CapabilityCache:
+    """App-level memory of each instance's capabilities, keyed by its base URL.
+
+    Holds definitive answers only; the lock per instance makes concurrent calls detect once.
+    """
+
+    def __init__(self) -> None:
+        self._known: dict[str, dict[str, bool]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, base_url: str) -> asyncio.Lock:
+        lock = self._locks.get(base_url)
+        if lock is None:
+            lock = self._locks[base_url] = asyncio.Lock()
+        return lock
+
+    def known(self, base_url: str) -> dict[str, bool]:
+        return dict(self._known.get(base_url, {}))
+
+    def remember(self, base_url: str, answers: Mapping[str, bool]) -> None:
+        unknown = set(answers) - set(CAPABILITY_NAMES)
+        if unknown:
+            raise ValueError(f"unknown capabilities: {sorted(unknown)}")
+        self._known.setdefault(base_url, {}).update(answers)
+
+    def forget(self, base_url: str | None = None) -> None:
+        """Drop what is known about one instance (or all), e.g. after an upgrade."""
+        if base_url is None:
+            self._known.clear()
+        else:
+            self._known.pop(base_url, None)
+
+
+class AiohttpCapabilityRepository(CapabilityRepository):
+    def __init__(self, client: OpenProjectClient, cache: CapabilityCache) -> None:
+        self._client = client
+        self._cache = cache
+
+    async def capabilities(self) -> InstanceCapabilities:
+        key = self._client.base_url
+        known = self._cache.known(key)
+        if all(name in known for name in CAPABILITY_NAMES):
+            return InstanceCapabilities(**known)
+        async with self._cache.lock(key):
+            known = self._cache.known(key)
+            missing = {name for name in CAPABILITY_NAMES if name not in known}
+            found: dict[str, Answer] = await _Probe(self._client).run(missing) if missing else {}
+            self._cache.remember(key, {name: value for name, value in found.items() if value is not None})
+        answers = {name: bool(found.get(name)) for name in missing} | known
+        return InstanceCapabilities(**answers)
+
+
+@dataclasses.dataclass(slots=True)
+class _Listing:
+    """What a first-round probe found: whether the list exists, and its first element."""
+
+    available: Answer
+    first: Any = None
+
+
+class _Probe:
+    def __init__(self, client: OpenProjectClient) -> None:
+        self._client = client
+
+    async def run(self, wanted: set[str]) -> dict[str, Answer]:
+        meetings_wanted = bool(wanted & {"meeting_list", "agenda_items", "meeting_participants"})
+        wiki_wanted = bool(wanted & {"wiki_page_list", "wiki_bodies"})
+        work_package_wanted = bool(wanted & {"wiki_page_links", "display_ids"})
+        with first_error():
+            async with asyncio.TaskGroup() as group:
+                meetings = group.create_task(self._listing(meetings_wanted, self._meetings))
+                search = group.create_task(self._answer("meeting_search_filter" in wanted, self._meeting_search))
+                project = group.create_task(self._listing(wiki_wanted, self._first_project))
+                work_package = group.create_task(self._listing(work_package_wanted, self._first_work_package))
+
+        meeting_list = meetings.result()
+        first_meeting: hal.MeetingHal | None = meeting_list.first
+        first_project: hal.ProjectHal | None = project.result().first
+        first_work_package: hal.WorkPackageHal | None = work_package.result().first
+
+        with first_error():
+            async with asyncio.TaskGroup() as group:
+                agenda = group.create_task(
+                    self._answer("agenda_items" in wanted, lambda: self._agenda_items(first_meeting))
+                )
+                participants = group.create_task(
+                    self._answer("meeting_participants" in wanted, lambda: self._participants(first_meeting))
+                )
+                wiki = group.create_task(self._wiki(first_project, wiki_wanted))
+                links = group.create_task(
+                    self._answer("wiki_page_links" in wanted, lambda: self._wiki_page_links(first_work_package))
+                )
+
+        answers: dict[str, Answer] = {
+            "meeting_list": meeting_list.available,
+            "meeting_search_filter": search.result(),
+            "agenda_items": agenda.result(),
+            "meeting_participants": participants.result(),
+            "wiki_page_list": wiki.result()[0],
+            "wiki_bodies": wiki.result()[1],
+            "wiki_page_links": links.result(),
+            "display_ids": (first_work_package.display_id is not None) if first_work_package else None,
+        }
+        if meeting_list.available is False:
+            # No meeting list means an instance older than 17.3: none of the later meeting features.
+            answers |= {"agenda_items": False, "meeting_participants": False, "meeting_search_filter": False}
+        return {name: value for name, value in answers.items() if name in wanted}
+
+    @staticmethod
+    async def _listing(wanted: bool, probe: Callable[[], Awaitable[_Listing]]) -> _Listing:
+        if not wanted:
+            return _Listing(available=None)
+        try:
+            return await probe()
+        except _UNDETERMINED:
+            return _Listing(available=None)
+
+    @staticmethod
+    async def _answer(wanted: bool, probe: Callable[[], Awaitable[Answer]]) -> Answer:
+        if not wanted:
+            return None
+        try:
+            return await probe()
+        except _UNDETERMINED:
+            return None
+
+    async def _meetings(self) -> _Listing:
+        try:
+            collection = await self._fetch(endpoints.MEETINGS.path(), hal.Collection[hal.MeetingHal], {"pageSize": 1})
+        except NotFoundError:
+            return _Listing(available=False)
+        return _Listing(available=True, first=next(iter(collection.elements), None))
+
+    async def _meeting_search(self) -> Answer:
+        params: dict[str, str | int] = {"filters": filters_param([_SEARCH_PROBE]), "pageSize": 1}
+        try:
+            await self._client.get(endpoints.MEETINGS.path(), params)
+        except (InvalidQueryError, NotFoundError):
+            return False
+        return True
+
+    async def _first_project(self) -> _Listing:
+        collection = await self._fetch(endpoints.PROJECTS.path(), hal.Collection[hal.ProjectHal], {"pageSize": 1})
+        return _Listing(available=True, first=next(iter(collection.elements), None))
+
+    async def _first_work_package(self) -> _Listing:
+        collection = await self._fetch(
+            endpoints.WORK_PACKAGES.path(),
+            hal.Collection[hal.WorkPackageHal],
+            {"filters": filters_param([]), "pageSize": 1},
+        )
+        return _Listing(available=True, first=next(iter(collection.elements), None))
+
+    async def _agenda_items(self, meeting: hal.MeetingHal | None) -> Answer:
+        if meeting is None:
+            return None
+        try:
+            await self._client.get(endpoints.MEETING_AGENDA_ITEMS.path(id=meeting.id))
+        except NotFoundError:
+            return False
+        return True
+
+    async def _participants(self, meeting: hal.MeetingHal | None) -> Answer:
+        if meeting is None:
+            return None
+        # The single resource is what MeetingRepository.details reads participants from.
+        try:
+            resource = await self._fetch(endpoints.MEETING.path(id=meeting.id), hal.MeetingHal)
+        except NotFoundError:
+            return None  # gone since it was listed
+        return resource.links.participants is not None
+
+    async def _wiki(self, project: hal.ProjectHal | None, wanted: bool) -> tuple[Answer, Answer]:
+        """(wiki page list, wiki bodies)."""
+        if not wanted or project is None:
+            return None, None
+        try:
+            collection = await self._fetch(
+                endpoints.PROJECT_WIKI_PAGES.path(id=project.id),
+                hal.Collection[hal.WikiPageHal],
+                {"pageSize": 1},
+            )
+        except NotFoundError:
+            # No list: no page can be discovered, and no known version has bodies without it.
+            return False, False
+        except _UNDETERMINED:
+            return None, None
+        page = next(iter(collection.elements), None)
+        if page is None:
+            return True, True  # nothing to look at: bodies come with the list endpoint (18.0)
+        if page.text is not None:
+            return True, True
+        try:
+            resource = await self._fetch(endpoints.WIKI_PAGE.path(id=page.id), hal.WikiPageHal)
+        except (NotFoundError, *_UNDETERMINED):
+            return True, None
+        return True, resource.text is not None
+
+    async def _wiki_page_links(self, work_package: hal.WorkPackageHal | None) -> Answer:
+        if work_package is None:
+            return None
+        try:
+            await self._client.get(endpoints.WORK_PACKAGE_WIKI_PAGE_LINKS.path(id=work_package.id), {"pageSize": 1})
+        except NotFoundError:
+            return False
+        return True
+
+    async def _fetch(self, path: str, tp: type[T], params: Mapping[str, str | int] | None = None) -> T:
+        data = await self._client.get(path, params)
+        try:
+            return hal.decode(data, tp)
+        except hal.PayloadError as exc:
+            raise UpstreamServerError(
+                self._client.redact(f"The response of OpenProject to GET /{path} could not be read: {exc}.")
+            ) from exc

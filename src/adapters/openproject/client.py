@@ -1,0 +1,416 @@
+"""The HTTP client of the OpenProject backend: one instance per tool call.
+
+It sends GET requests only, relative to the configured base URL (so an install under a sub-path
+such as ``https://host/openproject/`` keeps its prefix), with a bounded number of requests in
+flight per tenant, and retries the answers worth retrying (429, 502, 503, 504, connection resets)
+with exponential backoff and jitter, honouring ``Retry-After``, within a sleep budget per call.
+Everything that goes wrong leaves as one of the core's errors, with the API token redacted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import hashlib
+import math
+import random
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from urllib.parse import urlsplit, urlunsplit
+
+import aiohttp
+from yarl import URL
+
+from openproject_mcp.adapters.openproject.http_errors import (
+    AUTH_HINT,
+    RETRYABLE_STATUSES,
+    error_for_status,
+    rate_limited_error,
+    redact,
+    secrets_for,
+)
+from openproject_mcp.domain.errors import (
+    AuthenticationError,
+    NetworkError,
+    OpenProjectMcpError,
+    UpstreamServerError,
+)
+
+QueryParams = Mapping[str, str | int]
+
+
+def normalize_base_url(url: str) -> str:
+    """The instance's root URL, ``http(s)://host[:port]/[sub/path/]``, always ending in ``/``.
+
+    A trailing ``api/v3`` is dropped (a common paste), scheme and host are lower-cased and a
+    default port is removed. Raises ``ValueError`` saying what is wrong and what is expected.
+    """
+    text = (url or "").strip()
+    example = "for example https://openproject.example.com/ or https://example.com/openproject/"
+    if not text:
+        raise ValueError(f"The OpenProject base URL is empty; give the address of the instance, {example}.")
+    parts = urlsplit(text)
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https"):
+        raise ValueError(f"The OpenProject base URL must start with http:// or https:// (got {text!r}); {example}.")
+    if not parts.hostname:
+        raise ValueError(f"The OpenProject base URL {text!r} has no host name; {example}.")
+    if parts.username is not None or parts.password is not None:
+        raise ValueError(
+            "The OpenProject base URL must not contain credentials; give the API token separately "
+            "(OPENPROJECT_API_KEY)."
+        )
+    if parts.query or parts.fragment:
+        raise ValueError(f"The OpenProject base URL {text!r} must not have a query or fragment; {example}.")
+    try:
+        port = parts.port
+    except ValueError as exc:
+        raise ValueError(f"The OpenProject base URL {text!r} has an invalid port; {example}.") from exc
+    host = parts.hostname.lower()
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    if port is not None and port != (443 if scheme == "https" else 80):
+        host = f"{host}:{port}"
+    path = parts.path.rstrip("/")
+    for suffix in ("/api/v3", "/api"):
+        if path.endswith(suffix):
+            path = path[: -len(suffix)]
+            break
+    return urlunsplit((scheme, host, f"{path}/", "", ""))
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSettings:
+    """How the client talks to one OpenProject instance. ``base_url`` is normalised on creation."""
+
+    base_url: str
+    timeout_seconds: float = 30.0
+    max_retries: int = 3
+    retry_budget_seconds: float = 20.0
+    max_retry_after_seconds: float = 30.0
+    max_concurrency: int = 8
+    backoff_base_seconds: float = 0.5
+    backoff_max_seconds: float = 8.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "base_url", normalize_base_url(self.base_url))
+        if not self.timeout_seconds > 0:
+            raise ValueError("timeout_seconds must be positive")
+        if self.max_retries < 0:
+            raise ValueError("max_retries must not be negative")
+        if self.retry_budget_seconds < 0 or self.max_retry_after_seconds < 0:
+            raise ValueError("retry_budget_seconds and max_retry_after_seconds must not be negative")
+        if self.max_concurrency < 1:
+            raise ValueError("max_concurrency must be at least 1")
+        if self.backoff_base_seconds < 0 or self.backoff_max_seconds < 0:
+            raise ValueError("backoff_base_seconds and backoff_max_seconds must not be negative")
+
+
+def basic_credentials(api_key: str) -> str:
+    """The ``Authorization`` header value for an API token: Basic ``apikey:<token>``."""
+    if not api_key or not api_key.strip():
+        raise AuthenticationError("No OpenProject API token was given.", hint=AUTH_HINT)
+    return aiohttp.encode_basic_auth("apikey", api_key)
+
+
+async def open_session(
+    settings: ClientSettings, api_key: str, connector: aiohttp.BaseConnector | None = None
+) -> AsyncIterator[aiohttp.ClientSession]:
+    """An HTTP session for one tool call, for a dependency-injector ``providers.Resource``.
+
+    It runs on the shared connection pool when ``connector`` is given (and leaves it open),
+    authenticates with the token as Basic ``apikey:<token>``, and asks for HAL+JSON. A blank
+    token raises ``AuthenticationError`` before anything is opened.
+    """
+    session = aiohttp.ClientSession(
+        base_url=settings.base_url,
+        connector=connector,
+        connector_owner=connector is None,
+        headers={"Accept": "application/hal+json", "Authorization": basic_credentials(api_key)},
+        timeout=aiohttp.ClientTimeout(total=settings.timeout_seconds),
+        raise_for_status=False,
+    )
+    try:
+        yield session
+    finally:
+        await session.close()
+
+
+def tenant_key(base_url: str, api_key: str) -> str:
+    """A key naming one caller of one instance, without holding the token itself."""
+    base = normalize_base_url(base_url)
+    digest = hashlib.sha256(f"{base}\0{api_key}".encode()).hexdigest()
+    return f"{base}#{digest[:32]}"
+
+
+class TenantLimiters:
+    """One semaphore per tenant, shared by every call of that tenant that is running.
+
+    Held weakly: a tenant's semaphore lives as long as some client uses it, so the registry
+    does not grow with every token ever seen.
+    """
+
+    def __init__(self, max_concurrency: int = 8) -> None:
+        if max_concurrency < 1:
+            raise ValueError("max_concurrency must be at least 1")
+        self._max_concurrency = max_concurrency
+        self._limiters: weakref.WeakValueDictionary[str, asyncio.Semaphore] = weakref.WeakValueDictionary()
+
+    def for_tenant(self, key: str) -> asyncio.Semaphore:
+        limiter = self._limiters.get(key)
+        if limiter is None:
+            limiter = asyncio.Semaphore(self._max_concurrency)
+            self._limiters[key] = limiter
+        return limiter
+
+    def __len__(self) -> int:
+        return len(self._limiters)
+
+
+class ForeignHrefError(ValueError):
+    """An href that does not point into the configured instance; it is never followed."""
+
+
+def relative_path_for(href: str, base_url: str) -> str:
+    """The request path (relative to ``base_url``) for an href found in a payload, or refuse.
+
+    Only hrefs on the same origin and under the base path are accepted, so that neither the
+    token nor a request ever goes anywhere else.
+    """
+    base = URL(base_url)
+    try:
+        target = base.join(URL(href))
+    except (ValueError, TypeError) as exc:
+        raise ForeignHrefError(f"unusable link {href!r}") from exc
+    same_origin = (target.scheme, target.host, target.port) == (base.scheme, base.host, base.port)
+    if not same_origin or not target.raw_path.startswith(base.raw_path):
+        raise ForeignHrefError(f"link {href!r} points outside the configured OpenProject instance")
+    relative = target.raw_path[len(base.raw_path) :]
+    if target.raw_query_string:
+        relative = f"{relative}?{target.raw_query_string}"
+    return relative
+
+
+def absolute_url(href: str, base_url: str) -> str:
+    """``href`` resolved against the instance's base URL (absolute hrefs are kept as they are)."""
+    return str(URL(base_url).join(URL(href)))
+
+
+def parse_retry_after(value: str | None, now: datetime) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta seconds or an HTTP date)."""
+    if not value or not value.strip():
+        return None
+    text = value.strip()
+    try:
+        seconds = float(text)
+    except ValueError:
+        pass
+    else:
+        return max(0.0, seconds) if math.isfinite(seconds) else None
+    try:
+        when = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - now).total_seconds())
+
+
+@dataclass(frozen=True, slots=True)
+class _StatusFailure:
+    status: int
+    reason: str | None
+    body: bytes
+    retry_after: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class _TransportFailure:
+    error: OpenProjectMcpError
+    retryable: bool
+
+
+_Failure = _StatusFailure | _TransportFailure
+
+
+class OpenProjectClient:
+    """GET requests against one instance for one tool call.
+
+    ``limiter`` bounds the requests in flight for the tenant (see :class:`TenantLimiters`). The
+    retry budget (total time slept between retries) is spent across every request of this
+    client, which is why a client lives for one tool call only.
+    """
+
+    def __init__(
+        self,
+        session: aiohttp.ClientSession,
+        settings: ClientSettings,
+        api_key: str,
+        limiter: asyncio.Semaphore,
+        *,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        jitter: Callable[[], float] = random.random,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self._session = session
+        self._settings = settings
+        self._secrets = secrets_for(api_key)
+        self._limiter = limiter
+        self._sleep = sleep
+        self._jitter = jitter
+        self._clock = clock
+        self._slept = 0.0
+
+    @property
+    def settings(self) -> ClientSettings:
+        return self._settings
+
+    @property
+    def base_url(self) -> str:
+        return self._settings.base_url
+
+    @property
+    def slept_seconds(self) -> float:
+        """Time spent waiting between retries so far (out of ``retry_budget_seconds``)."""
+        return self._slept
+
+    def redact(self, text: str) -> str:
+        """``text`` without the API token in any of its forms."""
+        return redact(text, self._secrets)
+
+    def relative_path(self, href: str) -> str:
+        """See :func:`relative_path_for`; raises :class:`ForeignHrefError` for a foreign href."""
+        return relative_path_for(href, self._settings.base_url)
+
+    def absolute_url(self, href: str) -> str:
+        return absolute_url(href, self._settings.base_url)
+
+    async def get(self, path: str, params: QueryParams | None = None) -> bytes:
+        """The body of a successful ``GET path`` (relative, like ``api/v3/projects``).
+
+        Raises the core's errors: ``AuthenticationError`` (401), ``ForbiddenError`` (403),
+        ``NotFoundError`` (404), ``InvalidQueryError`` (400/422), ``RateLimitedError`` (429 after
+        the retries), ``UpstreamServerError`` (5xx after the retries, unreadable body) and
+        ``NetworkError`` (connection failure, timeout).
+        """
+        if path.startswith("/") or "://" in path:
+            raise ValueError(f"request paths are relative to the base URL, got {path!r}")
+        retries = 0
+        while True:
+            outcome = await self._attempt(path, params)
+            if isinstance(outcome, bytes):
+                return outcome
+            delay = self._retry_delay(outcome, retries)
+            if delay is None:
+                raise self._final_error(outcome, path, retries)
+            retries += 1
+            self._slept += delay
+            await self._sleep(delay)
+
+    async def _attempt(self, path: str, params: QueryParams | None) -> bytes | _Failure:
+        try:
+            async with (
+                self._limiter,
+                self._session.get(path, params=params, allow_redirects=False) as response,
+            ):
+                if response.status < 300:
+                    return await response.read()
+                try:
+                    body = await response.read()
+                except (aiohttp.ClientError, TimeoutError):
+                    body = b""
+                return _StatusFailure(
+                    status=response.status,
+                    reason=response.reason,
+                    body=body if response.status >= 400 else b"",
+                    retry_after=parse_retry_after(response.headers.get("Retry-After"), self._clock()),
+                )
+        except TimeoutError:
+            # Checked before ClientError: aiohttp's ServerTimeoutError is both.
+            return _TransportFailure(
+                NetworkError(
+                    self.redact(
+                        f"OpenProject at {self.base_url} did not answer GET /{path} within "
+                        f"{self._settings.timeout_seconds:g} seconds."
+                    ),
+                    hint="The instance may be slow or unreachable; try again, or ask for less data.",
+                ),
+                retryable=False,
+            )
+        except aiohttp.ClientPayloadError as exc:
+            return _TransportFailure(
+                UpstreamServerError(
+                    self.redact(
+                        f"The response of OpenProject to GET /{path} could not be read "
+                        f"(the body was cut off or malformed: {exc})."
+                    ),
+                    hint="Try again; if it persists, check the instance or a proxy in front of it.",
+                ),
+                retryable=False,
+            )
+        except aiohttp.ClientConnectorError as exc:
+            return _TransportFailure(self._network_error(path, exc), retryable=False)
+        except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
+            # The connection was reset or dropped mid-request: worth another try.
+            return _TransportFailure(self._network_error(path, exc), retryable=True)
+        except aiohttp.ClientError as exc:
+            return _TransportFailure(self._network_error(path, exc), retryable=False)
+
+    def _network_error(self, path: str, exc: BaseException) -> NetworkError:
+        detail = str(exc) or type(exc).__name__
+        return NetworkError(
+            self.redact(f"Could not reach OpenProject at {self.base_url} for GET /{path}: {detail}"),
+            hint="Check OPENPROJECT_BASE_URL and that the instance is reachable from this server.",
+        )
+
+    def _retry_delay(self, failure: _Failure, retries: int) -> float | None:
+        """Seconds to wait before the next attempt, or ``None`` to give up now."""
+        if retries >= self._settings.max_retries:
+            return None
+        if isinstance(failure, _TransportFailure):
+            if not failure.retryable:
+                return None
+            retry_after = None
+        else:
+            if failure.status not in RETRYABLE_STATUSES:
+                return None
+            retry_after = failure.retry_after
+        if retry_after is not None:
+            if retry_after > self._settings.max_retry_after_seconds:
+                return None
+            delay = retry_after
+        else:
+            ceiling = min(self._settings.backoff_max_seconds, self._settings.backoff_base_seconds * 2**retries)
+            # "Equal jitter": at least half the backoff, so retries never bunch up at zero.
+            delay = ceiling / 2 + ceiling / 2 * self._jitter()
+        if self._slept + delay > self._settings.retry_budget_seconds:
+            return None
+        return delay
+
+    def _final_error(self, failure: _Failure, path: str, retries: int) -> OpenProjectMcpError:
+        if isinstance(failure, _TransportFailure):
+            return failure.error
+        if failure.status in (301, 302, 303, 307, 308):
+            return UpstreamServerError(
+                self.redact(
+                    f"OpenProject redirected GET /{path} (HTTP {failure.status}); requests are not "
+                    "followed off the configured address."
+                ),
+                hint="Check OPENPROJECT_BASE_URL: use the address the instance is served at (https?).",
+                status=failure.status,
+            )
+        if failure.status == 429:
+            return rate_limited_error(
+                path=path, retry_after=failure.retry_after, retries=retries, secrets=self._secrets
+            )
+        return error_for_status(
+            failure.status,
+            failure.reason,
+            failure.body,
+            path=path,
+            retry_after=failure.retry_after,
+            retries=retries,
+            secrets=self._secrets,
+        )

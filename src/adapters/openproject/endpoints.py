@@ -1,0 +1,191 @@
+"""Every request the adapter issues, as data: path templates, the query parameters sent, and
+the OpenProject version that introduced the endpoint.
+
+The templates are the single source of the request paths (repositories build paths from them,
+never by hand), so a test can check each one against the 17.3 OpenAPI document. Endpoints newer
+than 17.3 carry ``since`` and are only used where their absence is detected and reported
+(a 404 turns into ``None`` parts or ``UnsupportedError``).
+
+Query parameter values are built here too: filters and sort keys are serialised with
+``json.dumps``, never assembled from strings.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+from openproject_mcp.domain.queries import Filter, PageRequest, SortKey
+
+MAX_PAGE_SIZE = 1000  # OpenProject's default ``apiv3_max_page_size``
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One GET endpoint. ``template`` is relative to the base URL, e.g. ``api/v3/projects/{id}``."""
+
+    template: str
+    params: frozenset[str] = frozenset()
+    since: str | None = None
+    """``None``: in the 17.3 OpenAPI document. Otherwise the first version that has it."""
+    undocumented_params: Mapping[str, str] = field(default_factory=dict)
+    """Parameters sent although the 17.3 document does not list them, each with the reason."""
+    note: str = ""
+
+    def path(self, **values: int | str) -> str:
+        """The request path with every placeholder filled in, URL-encoded (``/`` included)."""
+        return self.template.format(**{name: quote(str(value), safe="") for name, value in values.items()})
+
+    def matches(self, path: str) -> bool:
+        """Whether a request path (without query) is an instance of this template."""
+        return _pattern(self.template).fullmatch(path) is not None
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{[^}]+\}", template)
+    return re.compile("[^/?]+".join(re.escape(part) for part in parts))
+
+
+_PAGE = frozenset({"offset", "pageSize"})
+
+ROOT_SPEC = Endpoint(
+    "api/v3/spec.json",
+    note="Served by every instance; named in the info section of the 17.3 document, not under paths.",
+)
+
+PROJECTS = Endpoint(
+    "api/v3/projects",
+    frozenset({"filters", "sortBy"}) | _PAGE,
+    undocumented_params={
+        "offset": "The response is an OffsetPaginatedCollection; the spec's own example links use it.",
+        "pageSize": "The response is an OffsetPaginatedCollection; the spec's own example links use it.",
+    },
+)
+PROJECT = Endpoint("api/v3/projects/{id}", note="Accepts a numeric id or a project identifier.")
+PROJECT_TYPES = Endpoint("api/v3/projects/{id}/types")
+
+WORK_PACKAGES = Endpoint("api/v3/work_packages", frozenset({"filters", "sortBy"}) | _PAGE)
+WORK_PACKAGE = Endpoint("api/v3/work_packages/{id}", note="A numeric id; a display id on 17.5+.")
+WORK_PACKAGE_ACTIVITIES = Endpoint("api/v3/work_packages/{id}/activities")
+WORK_PACKAGE_SCHEMA = Endpoint("api/v3/work_packages/schemas/{identifier}")
+
+QUERIES = Endpoint("api/v3/queries", frozenset({"filters"}), note="Unpaginated: pages are cut client-side.")
+QUERY = Endpoint("api/v3/queries/{id}", _PAGE)
+
+TYPES = Endpoint("api/v3/types")
+STATUSES = Endpoint("api/v3/statuses")
+PRIORITIES = Endpoint("api/v3/priorities")
+
+USERS = Endpoint("api/v3/users", frozenset({"filters"}) | _PAGE)
+USER = Endpoint("api/v3/users/{id}")
+PRINCIPALS = Endpoint(
+    "api/v3/principals",
+    frozenset({"filters"}) | _PAGE,
+    undocumented_params={
+        "offset": "The response is an OffsetPaginatedCollection.",
+        "pageSize": "The response is an OffsetPaginatedCollection.",
+    },
+)
+
+MEETINGS = Endpoint(
+    "api/v3/meetings",
+    frozenset({"filters", "sortBy"}) | _PAGE,
+    note="Answers 404 before 17.3.",
+    undocumented_params={
+        "filters": "The spec's example self link carries filters; the list is OpenProject's generic "
+        "Index endpoint over MeetingQuery.",
+        "offset": "The response is a PaginatedCollection; the spec's example links use it.",
+        "pageSize": "The response is a PaginatedCollection; the spec's example links use it.",
+        "sortBy": "The list is OpenProject's generic Index endpoint over MeetingQuery, which sorts.",
+    },
+)
+MEETING = Endpoint("api/v3/meetings/{id}")
+
+WIKI_PAGE = Endpoint("api/v3/wiki_pages/{id}")
+WIKI_PAGE_ATTACHMENTS = Endpoint("api/v3/wiki_pages/{id}/attachments")
+
+# Newer than 17.3: only used where a 404 is expected and reported.
+MEETING_AGENDA_ITEMS = Endpoint("api/v3/meetings/{id}/agenda_items", since="17.4")
+MEETING_AGENDA_ITEM_OUTCOMES = Endpoint(
+    "api/v3/meetings/{meeting_id}/agenda_items/{id}/outcomes",
+    since="17.4",
+    note="Followed only when an agenda item links its outcomes as one collection instead of embedding them.",
+)
+MEETING_OUTCOME = Endpoint(
+    "api/v3/meeting_outcomes/{id}",
+    since="17.4",
+    note="Followed only when an agenda item links its outcomes one by one instead of embedding them.",
+)
+PROJECT_WIKI_PAGES = Endpoint(
+    "api/v3/projects/{id}/wiki_pages",
+    _PAGE,
+    since="18.0",
+    note="Shape assumed: a collection of wiki pages (in OpenProject's development branch, unreleased).",
+)
+WORK_PACKAGE_WIKI_PAGE_LINKS = Endpoint(
+    "api/v3/work_packages/{id}/wiki_page_links",
+    _PAGE,
+    since="17.5",
+    note="Shape assumed: a collection of {id, identifier, provider, linkType, url, _links.wikiPage}.",
+)
+
+ALL_ENDPOINTS: tuple[Endpoint, ...] = (
+    ROOT_SPEC,
+    PROJECTS,
+    PROJECT,
+    PROJECT_TYPES,
+    WORK_PACKAGES,
+    WORK_PACKAGE,
+    WORK_PACKAGE_ACTIVITIES,
+    WORK_PACKAGE_SCHEMA,
+    QUERIES,
+    QUERY,
+    TYPES,
+    STATUSES,
+    PRIORITIES,
+    USERS,
+    USER,
+    PRINCIPALS,
+    MEETINGS,
+    MEETING,
+    WIKI_PAGE,
+    WIKI_PAGE_ATTACHMENTS,
+    MEETING_AGENDA_ITEMS,
+    MEETING_AGENDA_ITEM_OUTCOMES,
+    MEETING_OUTCOME,
+    PROJECT_WIKI_PAGES,
+    WORK_PACKAGE_WIKI_PAGE_LINKS,
+)
+
+NEWER_THAN_17_3: tuple[Endpoint, ...] = tuple(e for e in ALL_ENDPOINTS if e.since is not None)
+
+
+def endpoint_for(path: str) -> Endpoint | None:
+    """The declared endpoint a request path belongs to (the most specific one), if any."""
+    candidates = [e for e in ALL_ENDPOINTS if e.matches(path)]
+    if not candidates:
+        return None
+    # A literal segment beats a placeholder: prefer the template with the fewest placeholders.
+    return min(candidates, key=lambda e: e.template.count("{"))
+
+
+def filters_param(filters: Sequence[Filter]) -> str:
+    """OpenProject's ``filters`` JSON: ``[{"name": {"operator": "=", "values": [...]}}, ...]``."""
+    return json.dumps(
+        [{f.name: {"operator": f.operator, "values": list(f.values)}} for f in filters],
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+
+
+def sort_param(sort_by: Sequence[SortKey]) -> str:
+    """OpenProject's ``sortBy`` JSON: ``[["attribute", "asc|desc"], ...]``."""
+    return json.dumps([[s.attribute, s.direction] for s in sort_by], separators=(",", ":"))
+
+
+def page_params(page: PageRequest) -> dict[str, str | int]:
+    """``offset`` (1-based page number) and ``pageSize`` (at most the server maximum)."""
+    return {"offset": max(1, page.offset), "pageSize": max(0, min(page.page_size, MAX_PAGE_SIZE))}

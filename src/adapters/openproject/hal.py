@@ -1,0 +1,369 @@
+"""OpenProject's HAL+JSON resources as typed msgspec structs.
+
+Decoding is tolerant where OpenProject varies between versions and strict where a value would
+be wrong: unknown fields are skipped, almost every field is optional (``None`` or empty when
+absent or ``null``), links may be ``{"href": null}``, and collections are never discriminated by
+``_type`` (``Collection``, ``WorkPackageCollection``... differ between endpoints and versions).
+A value of the wrong JSON type is an error, reported as :class:`PayloadError`.
+
+The structs encode as well as they decode (``msgspec.json.encode``), with OpenProject's field
+names, so a fake OpenProject server can render its payloads with the very types read here.
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import date, datetime
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+T = TypeVar("T")
+E = TypeVar("E")
+
+
+class PayloadError(ValueError):
+    """A payload that does not have the shape the adapter needs."""
+
+
+@functools.cache
+def _decoder(tp: Any) -> msgspec.json.Decoder[Any]:
+    return msgspec.json.Decoder(tp)
+
+
+def decode(data: bytes, tp: type[T]) -> T:
+    """``data`` decoded as ``tp``; :class:`PayloadError` if it is not JSON of that shape."""
+    try:
+        spec: Any = tp  # a generic alias such as Collection[WorkPackageHal] is hashable too
+        result: T = _decoder(spec).decode(data)
+    except msgspec.ValidationError as exc:
+        raise PayloadError(f"unexpected content ({exc})") from exc
+    except msgspec.DecodeError as exc:
+        raise PayloadError(f"not valid JSON ({exc})") from exc
+    return result
+
+
+def encode(value: object) -> bytes:
+    """JSON for a struct of this module (for fakes and tests)."""
+    return msgspec.json.encode(value)
+
+
+class _Hal(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, rename="camel"):
+    """Base of every struct here: immutable, keyword-built, OpenProject's camelCase names."""
+
+
+class Link(_Hal, frozen=True, kw_only=True):
+    href: str | None = None  # OpenProject sends {"href": null} for an empty association
+    title: str | None = None
+    templated: bool = False
+    method: str | None = None
+
+
+class Formattable(_Hal, frozen=True, kw_only=True):
+    """Formatted text: ``raw`` is what the user typed (markdown), ``html`` its rendering."""
+
+    format: str = "markdown"
+    raw: str | None = None
+    html: str | None = None
+
+
+class SelfLinks(_Hal, frozen=True, kw_only=True):
+    self_: Link | None = msgspec.field(name="self", default=None)
+
+
+class CollectionEmbedded(_Hal, Generic[E], frozen=True, kw_only=True):
+    elements: list[E] = []
+
+
+class Collection(_Hal, Generic[E], frozen=True, kw_only=True):
+    """Any collection: ``_type`` varies (``Collection``, ``WorkPackageCollection``...) and is not checked.
+
+    ``pageSize``/``offset`` are present on paginated collections only.
+    """
+
+    type_: str | None = msgspec.field(name="_type", default=None)
+    total: int | None = None
+    count: int | None = None
+    page_size: int | None = None
+    offset: int | None = None
+    embedded: CollectionEmbedded[E] = msgspec.field(name="_embedded", default_factory=CollectionEmbedded)
+    links: SelfLinks = msgspec.field(name="_links", default_factory=SelfLinks)
+
+    @property
+    def elements(self) -> list[E]:
+        return self.embedded.elements
+
+
+# Projects ------------------------------------------------------------------------------------
+
+
+class ProjectLinks(_Hal, frozen=True, kw_only=True):
+    self_: Link | None = msgspec.field(name="self", default=None)
+    parent: Link | None = None
+    status: Link | None = None
+
+
+class ProjectHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    identifier: str | None = None
+    name: str | None = None
+    active: bool | None = None
+    public: bool | None = None
+    description: Formattable | None = None
+    status_explanation: Formattable | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    links: ProjectLinks = msgspec.field(name="_links", default_factory=ProjectLinks)
+
+
+# Work packages -------------------------------------------------------------------------------
+
+
+class WorkPackageLinks(_Hal, frozen=True, kw_only=True):
+    self_: Link | None = msgspec.field(name="self", default=None)
+    schema: Link | None = None
+    project: Link | None = None
+    type: Link | None = None
+    status: Link | None = None
+    priority: Link | None = None
+    author: Link | None = None
+    assignee: Link | None = None
+    responsible: Link | None = None
+    parent: Link | None = None
+    children: list[Link] | None = None
+
+
+class WorkPackageHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    display_id: str | int | None = None  # 17.4+: "DEMO-38" on instances with project-based ids
+    subject: str | None = None
+    description: Formattable | None = None
+    start_date: date | None = None
+    due_date: date | None = None
+    milestone_date: date | None = msgspec.field(name="date", default=None)  # a milestone's only date
+    percentage_done: float | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    links: WorkPackageLinks = msgspec.field(name="_links", default_factory=WorkPackageLinks)
+
+
+class ActivityLinks(_Hal, frozen=True, kw_only=True):
+    self_: Link | None = msgspec.field(name="self", default=None)
+    user: Link | None = None
+    work_package: Link | None = None
+
+
+class ActivityHal(_Hal, frozen=True, kw_only=True):
+    """``_type`` is ``Activity`` or ``Activity::Comment``."""
+
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    version: int | None = None
+    comment: Formattable | None = None
+    details: list[Formattable] = []
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    links: ActivityLinks = msgspec.field(name="_links", default_factory=ActivityLinks)
+
+
+# Saved queries -------------------------------------------------------------------------------
+
+
+class QueryFilterLinks(_Hal, frozen=True, kw_only=True):
+    filter: Link | None = None
+    operator: Link | None = None
+    values: list[Link] = []
+
+
+class QueryFilterHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    name: str | None = None
+    values: list[Any] | None = None  # plain values (strings, numbers, booleans); links go in _links
+    links: QueryFilterLinks = msgspec.field(name="_links", default_factory=QueryFilterLinks)
+
+
+class ColumnLinks(_Hal, frozen=True, kw_only=True):
+    columns: list[Link] = []
+
+
+class ProjectionHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    links: ColumnLinks = msgspec.field(name="_links", default_factory=ColumnLinks)
+
+
+class QueryLinks(_Hal, frozen=True, kw_only=True):
+    self_: Link | None = msgspec.field(name="self", default=None)
+    project: Link | None = None
+    columns: list[Link] = []
+    sort_by: list[Link] = []
+
+
+class QueryHal(_Hal, frozen=True, kw_only=True):
+    """A saved query without its results (lists embed them too; they are skipped, not decoded)."""
+
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int | None = None  # the default query has none
+    name: str | None = None
+    public: bool | None = None
+    starred: bool | None = None
+    filters: list[QueryFilterHal] = []
+    projections: list[ProjectionHal] = []
+    links: QueryLinks = msgspec.field(name="_links", default_factory=QueryLinks)
+
+
+class QueryEmbedded(_Hal, frozen=True, kw_only=True):
+    results: Collection[WorkPackageHal] | None = None
+
+
+class QueryWithResultsHal(QueryHal, frozen=True, kw_only=True):
+    """A saved query as ``GET /api/v3/queries/{id}`` renders it, results embedded."""
+
+    embedded: QueryEmbedded = msgspec.field(name="_embedded", default_factory=QueryEmbedded)
+
+
+# Metadata ------------------------------------------------------------------------------------
+
+
+class TypeHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    name: str | None = None
+    is_milestone: bool | None = None
+    is_default: bool | None = None
+    color: str | None = None
+
+
+class StatusHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    name: str | None = None
+    is_closed: bool | None = None
+    is_default: bool | None = None
+    color: str | None = None
+
+
+class PriorityHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    name: str | None = None
+    is_active: bool | None = None
+    is_default: bool | None = None
+    color: str | None = None
+
+
+class UserHal(_Hal, frozen=True, kw_only=True):
+    """A user, or any principal (``_type`` ``Group`` and ``PlaceholderUser`` share these fields)."""
+
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    name: str | None = None
+    login: str | None = None
+    email: str | None = None
+    status: str | None = None
+
+
+# Meetings ------------------------------------------------------------------------------------
+
+
+class MeetingLinks(_Hal, frozen=True, kw_only=True):
+    self_: Link | None = msgspec.field(name="self", default=None)
+    project: Link | None = None
+    author: Link | None = None
+    # 18.0 profile, shape assumed: a list of links titled with the participant's name.
+    participants: list[Link] | Link | None = None
+
+
+class MeetingHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    title: str | None = None
+    location: str | None = None
+    state: str | None = None  # 17.4+
+    start_time: datetime | None = None
+    end_time: datetime | None = None
+    duration: float | str | None = None  # hours (17.3) or an ISO 8601 duration (17.4+)
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    links: MeetingLinks = msgspec.field(name="_links", default_factory=MeetingLinks)
+
+
+class OutcomeHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int | None = None
+    kind: str | None = None
+    notes: Formattable | None = None
+
+
+class AgendaItemLinks(_Hal, frozen=True, kw_only=True):
+    self_: Link | None = msgspec.field(name="self", default=None)
+    work_package: Link | None = None
+    # A list of links to single outcomes (17.4 code), or one link to a collection.
+    outcomes: list[Link] | Link | None = None
+
+
+class AgendaItemEmbedded(_Hal, frozen=True, kw_only=True):
+    outcomes: list[OutcomeHal] | None = None
+
+
+class AgendaItemHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    title: str | None = None
+    notes: Formattable | None = None
+    position: int | None = None
+    duration_in_minutes: int | None = None
+    item_type: str | None = None
+    links: AgendaItemLinks = msgspec.field(name="_links", default_factory=AgendaItemLinks)
+    embedded: AgendaItemEmbedded = msgspec.field(name="_embedded", default_factory=AgendaItemEmbedded)
+
+
+# Wiki ----------------------------------------------------------------------------------------
+
+
+class WikiPageLinks(_Hal, frozen=True, kw_only=True):
+    self_: Link | None = msgspec.field(name="self", default=None)
+    project: Link | None = None
+    attachments: Link | None = None
+
+
+class WikiPageHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    title: str | None = None
+    text: Formattable | None = None  # 18.0 profile; absent on 16.x and 17.x
+    updated_at: datetime | None = None
+    links: WikiPageLinks = msgspec.field(name="_links", default_factory=WikiPageLinks)
+
+
+class AttachmentLinks(_Hal, frozen=True, kw_only=True):
+    self_: Link | None = msgspec.field(name="self", default=None)
+    download_location: Link | None = None
+
+
+class AttachmentHal(_Hal, frozen=True, kw_only=True):
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    file_name: str | None = None
+    file_size: int | None = None
+    legacy_file_size: int | None = msgspec.field(name="filesize", default=None)  # the spec's example
+    content_type: str | None = None
+    links: AttachmentLinks = msgspec.field(name="_links", default_factory=AttachmentLinks)
+
+
+class WikiPageLinkLinks(_Hal, frozen=True, kw_only=True):
+    self_: Link | None = msgspec.field(name="self", default=None)
+    wiki_page: Link | None = None
+
+
+class WikiPageLinkHal(_Hal, frozen=True, kw_only=True):
+    """17.5+, shape assumed (not in the 17.3 document)."""
+
+    type_: str | None = msgspec.field(name="_type", default=None)
+    id: int
+    identifier: str | None = None
+    provider: str | None = None
+    link_type: str | None = None
+    url: str | None = None
+    links: WikiPageLinkLinks = msgspec.field(name="_links", default_factory=WikiPageLinkLinks)

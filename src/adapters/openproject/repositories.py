@@ -1,0 +1,483 @@
+"""The repository ports over OpenProject's API v3.
+
+Each repository takes the :class:`OpenProjectClient` of the current tool call. Paths come from
+:mod:`endpoints`, filters and sort keys are serialised there with ``json.dumps``, and every
+payload is decoded with the typed structs of :mod:`hal` and mapped by :mod:`mapping`. A payload
+that cannot be read becomes ``UpstreamServerError``; the client's errors pass through as they are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from openproject_mcp.adapters.openproject import endpoints, hal, mapping
+from openproject_mcp.adapters.openproject.capabilities import AiohttpCapabilityRepository, CapabilityCache
+from openproject_mcp.adapters.openproject.client import ForeignHrefError, OpenProjectClient, QueryParams
+from openproject_mcp.adapters.openproject.concurrency import first_error
+from openproject_mcp.adapters.openproject.endpoints import Endpoint, filters_param, page_params, sort_param
+from openproject_mcp.domain.entities import (
+    Activity,
+    AgendaItem,
+    Attachment,
+    Meeting,
+    MeetingDetails,
+    NamedRef,
+    Priority,
+    Project,
+    SavedQuery,
+    Status,
+    User,
+    WikiPage,
+    WikiPageLink,
+    WorkPackage,
+    WorkPackageType,
+)
+from openproject_mcp.domain.errors import (
+    ForbiddenError,
+    InvalidQueryError,
+    NotFoundError,
+    UnsupportedError,
+    UpstreamServerError,
+)
+from openproject_mcp.domain.queries import Filter, Page, PageRequest, SortKey, replace_filters
+from openproject_mcp.ports.repositories import (
+    ApiSpecRepository,
+    MeetingRepository,
+    MetadataRepository,
+    ProjectRepository,
+    QueryRepository,
+    WikiPageLinkRepository,
+    WikiPageRepository,
+    WorkPackageRepository,
+)
+
+__all__ = [
+    "AiohttpApiSpecRepository",
+    "AiohttpCapabilityRepository",
+    "AiohttpMeetingRepository",
+    "AiohttpMetadataRepository",
+    "AiohttpProjectRepository",
+    "AiohttpQueryRepository",
+    "AiohttpWikiPageLinkRepository",
+    "AiohttpWikiPageRepository",
+    "AiohttpWorkPackageRepository",
+    "CapabilityCache",
+]
+
+T = TypeVar("T")
+
+_log = logging.getLogger(__name__)
+
+
+@contextmanager
+def _reading(client: OpenProjectClient, path: str) -> Iterator[None]:
+    """Report a payload that does not have the expected shape as an unreadable answer."""
+    try:
+        yield
+    except hal.PayloadError as exc:
+        raise UpstreamServerError(
+            client.redact(f"The response of OpenProject to GET /{path} could not be read: {exc}."),
+            hint="The instance may run a version or a plugin this server does not know; try again later.",
+        ) from exc
+
+
+async def _fetch(client: OpenProjectClient, path: str, tp: type[T], params: QueryParams | None = None) -> T:
+    data = await client.get(path, params)
+    with _reading(client, path):
+        return hal.decode(data, tp)
+
+
+async def _fetch_all(
+    client: OpenProjectClient, path: str, tp: type[hal.Collection[T]]
+) -> tuple[hal.Collection[T], list[T]]:
+    """Every element of a collection, following its pages (concurrently) if the server pages it."""
+    first_params: dict[str, str | int] = {"offset": 1, "pageSize": endpoints.MAX_PAGE_SIZE}
+    first = await _fetch(client, path, tp, first_params)
+    elements = list(first.elements)
+    size, total = first.page_size, first.total
+    if not size or total is None or total <= len(elements):
+        return first, elements
+    pages = range(2, -(-total // size) + 1)
+    with first_error():
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(_fetch(client, path, tp, {"offset": n, "pageSize": size})) for n in pages]
+    for task in tasks:
+        elements.extend(task.result().elements)
+    return first, elements
+
+
+def _follow(client: OpenProjectClient, href: str | None, endpoint: Endpoint) -> str | None:
+    """The request path for an href from a payload, if it is on this instance and of the expected kind."""
+    if not href:
+        return None
+    try:
+        path = client.relative_path(href)
+    except ForeignHrefError as exc:
+        _log.warning("not following %s", client.redact(str(exc)))
+        return None
+    if not endpoint.matches(path.split("?", 1)[0]):
+        _log.warning("not following %s: expected %s", client.redact(href), endpoint.template)
+        return None
+    return path
+
+
+def _resource_ref(ref: int | str, what: str) -> int | str:
+    """A numeric id as ``int``, anything else as a stripped string; blank refs find nothing."""
+    if isinstance(ref, int) and not isinstance(ref, bool):
+        return ref
+    value = str(ref).strip()
+    if value.startswith("#") and value[1:].isdigit():
+        value = value[1:]
+    if value.isdigit():
+        return int(value)
+    if not value:
+        raise NotFoundError(f"No {what} was named (an empty id).")
+    return value
+
+
+# Projects ------------------------------------------------------------------------------------
+
+
+class AiohttpProjectRepository(ProjectRepository):
+    def __init__(self, client: OpenProjectClient) -> None:
+        self._client = client
+
+    async def list(self, filters: Sequence[Filter], sort_by: Sequence[SortKey], page: PageRequest) -> Page[Project]:
+        params: dict[str, str | int] = {"filters": filters_param(filters), **page_params(page)}
+        if sort_by:
+            params["sortBy"] = sort_param(sort_by)
+        path = endpoints.PROJECTS.path()
+        collection = await _fetch(self._client, path, hal.Collection[hal.ProjectHal], params)
+        with _reading(self._client, path):
+            items = tuple(mapping.project(e) for e in collection.elements)
+        return mapping.page_of(collection, items, page)
+
+    async def get(self, ref: int | str) -> Project:
+        path = endpoints.PROJECT.path(id=_resource_ref(ref, "project"))
+        resource = await _fetch(self._client, path, hal.ProjectHal)
+        with _reading(self._client, path):
+            return mapping.project(resource)
+
+
+# Work packages -------------------------------------------------------------------------------
+
+
+class AiohttpWorkPackageRepository(WorkPackageRepository):
+    def __init__(self, client: OpenProjectClient) -> None:
+        self._client = client
+        self._user_names: dict[int, str] = {}
+
+    async def list(self, filters: Sequence[Filter], sort_by: Sequence[SortKey], page: PageRequest) -> Page[WorkPackage]:
+        # Always sent, even empty: without it OpenProject applies its default "open only" filter.
+        params: dict[str, str | int] = {"filters": filters_param(filters), **page_params(page)}
+        if sort_by:
+            params["sortBy"] = sort_param(sort_by)
+        path = endpoints.WORK_PACKAGES.path()
+        collection = await _fetch(self._client, path, hal.Collection[hal.WorkPackageHal], params)
+        with _reading(self._client, path):
+            items = tuple(mapping.work_package(e) for e in collection.elements)
+        return mapping.page_of(collection, items, page)
+
+    async def get(self, ref: int | str) -> WorkPackage:
+        key = _resource_ref(ref, "work package")
+        path = endpoints.WORK_PACKAGE.path(id=key)
+        try:
+            data = await self._client.get(path)
+        except (NotFoundError, InvalidQueryError) as exc:
+            if isinstance(key, int):
+                raise
+            raise NotFoundError(
+                self._client.redact(f"No work package with the display id {key!r} is visible."),
+                hint="Display ids such as DEMO-38 need OpenProject 17.5 or newer; otherwise use the numeric id.",
+                status=exc.status,
+            ) from exc
+        with _reading(self._client, path):
+            resource = hal.decode(data, hal.WorkPackageHal)
+            raw: dict[str, Any] = hal.decode(data, dict[str, Any])
+            values = mapping.custom_field_values(raw)
+        names = await self._custom_field_names(resource) if values else {}
+        custom_fields = tuple((names.get(key, key), value) for key, value in values.items())
+        with _reading(self._client, path):
+            return mapping.work_package(resource, custom_fields)
+
+    async def _custom_field_names(self, resource: hal.WorkPackageHal) -> dict[str, str]:
+        """Custom field names from the work package's schema; none (keys shown) if it is unavailable."""
+        schema = resource.links.schema
+        path = _follow(self._client, schema.href if schema else None, endpoints.WORK_PACKAGE_SCHEMA)
+        if path is None:
+            return {}
+        try:
+            document = await _fetch(self._client, path, dict[str, Any])
+        except (NotFoundError, ForbiddenError, UpstreamServerError):
+            return {}
+        return mapping.custom_field_names(document)
+
+    async def activities(self, work_package_id: int) -> Sequence[Activity]:
+        path = endpoints.WORK_PACKAGE_ACTIVITIES.path(id=work_package_id)
+        collection = await _fetch(self._client, path, hal.Collection[hal.ActivityHal])
+        # Activity links name no user (OpenProject renders only the href): look the names up.
+        untitled = {
+            user_id
+            for a in collection.elements
+            if a.links.user is not None
+            and a.links.user.title is None
+            and (user_id := mapping.id_from_href(a.links.user.href)) is not None
+        }
+        names = await self._names_of(untitled)
+        with _reading(self._client, path):
+            items = [mapping.activity(e, names) for e in collection.elements]
+        return sorted(items, key=lambda a: (a.created_at, a.version, a.id))
+
+    async def _names_of(self, user_ids: set[int]) -> dict[int, str]:
+        missing = sorted(user_ids - self._user_names.keys())
+        if missing:
+            with first_error():
+                async with asyncio.TaskGroup() as group:
+                    tasks = {uid: group.create_task(self._name_of(uid)) for uid in missing}
+            self._user_names.update({uid: task.result() for uid, task in tasks.items()})
+        return {uid: self._user_names[uid] for uid in user_ids}
+
+    async def _name_of(self, user_id: int) -> str:
+        try:
+            resource = await _fetch(self._client, endpoints.USER.path(id=user_id), hal.UserHal)
+        except (NotFoundError, ForbiddenError):
+            resource = None  # deleted, or not visible to this user
+        if resource is None or not resource.name:
+            return f"User #{user_id}"
+        return resource.name
+
+
+# Saved queries -------------------------------------------------------------------------------
+
+
+class AiohttpQueryRepository(QueryRepository):
+    def __init__(self, client: OpenProjectClient) -> None:
+        self._client = client
+
+    async def list(self, project_id: int | None, page: PageRequest) -> Page[SavedQuery]:
+        params: dict[str, str | int] = {}
+        if project_id is not None:
+            params["filters"] = filters_param([Filter("project", "=", (str(project_id),))])
+        path = endpoints.QUERIES.path()
+        # Unpaginated on the server: the whole list comes back and the page is cut here.
+        collection = await _fetch(self._client, path, hal.Collection[hal.QueryHal], params)
+        with _reading(self._client, path):
+            items = tuple(mapping.saved_query(e) for e in collection.elements)
+        return mapping.slice_page(items, page)
+
+    async def get(self, query_id: int, page: PageRequest) -> tuple[SavedQuery, Page[WorkPackage]]:
+        path = endpoints.QUERY.path(id=query_id)
+        resource = await _fetch(self._client, path, hal.QueryWithResultsHal, page_params(page))
+        with _reading(self._client, path):
+            query = mapping.saved_query(resource)
+            results = resource.embedded.results
+            if results is None:
+                raise hal.PayloadError(f"the results of query {query_id} are missing")
+            items = tuple(mapping.work_package(e) for e in results.elements)
+        return query, mapping.page_of(results, items, page)
+
+
+# Metadata ------------------------------------------------------------------------------------
+
+
+class AiohttpMetadataRepository(MetadataRepository):
+    def __init__(self, client: OpenProjectClient) -> None:
+        self._client = client
+
+    async def types(self, project_id: int | None) -> Sequence[WorkPackageType]:
+        path = endpoints.TYPES.path() if project_id is None else endpoints.PROJECT_TYPES.path(id=project_id)
+        collection = await _fetch(self._client, path, hal.Collection[hal.TypeHal])
+        with _reading(self._client, path):
+            return tuple(mapping.work_package_type(e) for e in collection.elements)
+
+    async def statuses(self) -> Sequence[Status]:
+        path = endpoints.STATUSES.path()
+        collection = await _fetch(self._client, path, hal.Collection[hal.StatusHal])
+        with _reading(self._client, path):
+            return tuple(mapping.status(e) for e in collection.elements)
+
+    async def priorities(self) -> Sequence[Priority]:
+        path = endpoints.PRIORITIES.path()
+        collection = await _fetch(self._client, path, hal.Collection[hal.PriorityHal])
+        with _reading(self._client, path):
+            return tuple(mapping.priority(e) for e in collection.elements)
+
+    async def users(self, filters: Sequence[Filter], page: PageRequest) -> Page[User]:
+        return await self._people(endpoints.USERS, filters, page)
+
+    async def principals(self, filters: Sequence[Filter], page: PageRequest) -> Page[User]:
+        only_users = Filter("type", "=", ("User",))
+        return await self._people(endpoints.PRINCIPALS, replace_filters([only_users], filters), page)
+
+    async def _people(self, endpoint: Endpoint, filters: Sequence[Filter], page: PageRequest) -> Page[User]:
+        params: dict[str, str | int] = dict(page_params(page))
+        if filters:
+            params["filters"] = filters_param(filters)
+        path = endpoint.path()
+        collection = await _fetch(self._client, path, hal.Collection[hal.UserHal], params)
+        with _reading(self._client, path):
+            items = tuple(mapping.user(e) for e in collection.elements)
+        return mapping.page_of(collection, items, page)
+
+
+# API description -----------------------------------------------------------------------------
+
+
+class AiohttpApiSpecRepository(ApiSpecRepository):
+    def __init__(self, client: OpenProjectClient) -> None:
+        self._client = client
+
+    async def spec(self) -> dict[str, object]:
+        path = endpoints.ROOT_SPEC.path()
+        try:
+            document = await _fetch(self._client, path, dict[str, Any])
+        except NotFoundError as exc:
+            raise UnsupportedError(
+                "This OpenProject instance does not serve its API description at /api/v3/spec.json.",
+                status=exc.status,
+            ) from exc
+        return dict(document)
+
+
+# Meetings ------------------------------------------------------------------------------------
+
+
+class AiohttpMeetingRepository(MeetingRepository):
+    def __init__(self, client: OpenProjectClient) -> None:
+        self._client = client
+
+    async def list(self, filters: Sequence[Filter], sort_by: Sequence[SortKey], page: PageRequest) -> Page[Meeting]:
+        params: dict[str, str | int] = dict(page_params(page))
+        if filters:
+            params["filters"] = filters_param(filters)
+        if sort_by:
+            params["sortBy"] = sort_param(sort_by)
+        path = endpoints.MEETINGS.path()
+        try:
+            collection = await _fetch(self._client, path, hal.Collection[hal.MeetingHal], params)
+        except NotFoundError as exc:
+            raise UnsupportedError(
+                "This OpenProject instance has no meeting list (GET /api/v3/meetings answered 404): "
+                "listing and searching meetings needs OpenProject 17.3 or newer. "
+                "Single meetings can still be read by id.",
+                status=exc.status,
+            ) from exc
+        with _reading(self._client, path):
+            items = tuple(mapping.meeting(e) for e in collection.elements)
+        return mapping.page_of(collection, items, page)
+
+    async def get(self, meeting_id: int) -> Meeting:
+        path = endpoints.MEETING.path(id=meeting_id)
+        resource = await _fetch(self._client, path, hal.MeetingHal)
+        with _reading(self._client, path):
+            return mapping.meeting(resource)
+
+    async def details(self, meeting_id: int) -> MeetingDetails:
+        meeting_path = endpoints.MEETING.path(id=meeting_id)
+        with first_error():
+            async with asyncio.TaskGroup() as group:
+                meeting_task = group.create_task(_fetch(self._client, meeting_path, hal.MeetingHal))
+                agenda_task = group.create_task(self._agenda_items(meeting_id))
+        return MeetingDetails(
+            meeting_id=meeting_id,
+            participants=mapping.participants(meeting_task.result()),
+            agenda_items=agenda_task.result(),
+        )
+
+    async def _agenda_items(self, meeting_id: int) -> tuple[AgendaItem, ...] | None:
+        path = endpoints.MEETING_AGENDA_ITEMS.path(id=meeting_id)
+        try:
+            collection = await _fetch(self._client, path, hal.Collection[hal.AgendaItemHal])
+        except NotFoundError:
+            return None  # before 17.4 (or the meeting is gone, which the meeting request reports)
+        with first_error():
+            async with asyncio.TaskGroup() as group:
+                outcome_tasks = [group.create_task(self._outcomes(item)) for item in collection.elements]
+        with _reading(self._client, path):
+            items = [
+                mapping.agenda_item(item, task.result())
+                for item, task in zip(collection.elements, outcome_tasks, strict=True)
+            ]
+        return tuple(sorted(items, key=lambda item: item.position))
+
+    async def _outcomes(self, item: hal.AgendaItemHal) -> Sequence[hal.OutcomeHal]:
+        """Embedded outcomes (how the collection renders them), else the ones its links point at."""
+        if item.embedded.outcomes is not None:
+            return item.embedded.outcomes
+        links = item.links.outcomes
+        if links is None:
+            return []
+        if isinstance(links, hal.Link):
+            path = _follow(self._client, links.href, endpoints.MEETING_AGENDA_ITEM_OUTCOMES)
+            if path is None:
+                return []
+            collection = await _fetch(self._client, path, hal.Collection[hal.OutcomeHal])
+            return collection.elements
+        paths = [p for p in (_follow(self._client, link.href, endpoints.MEETING_OUTCOME) for link in links) if p]
+        with first_error():
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(_fetch(self._client, p, hal.OutcomeHal)) for p in paths]
+        return [task.result() for task in tasks]
+
+
+# Wiki ----------------------------------------------------------------------------------------
+
+
+class AiohttpWikiPageRepository(WikiPageRepository):
+    def __init__(self, client: OpenProjectClient) -> None:
+        self._client = client
+
+    async def get(self, page_id: int) -> WikiPage:
+        path = endpoints.WIKI_PAGE.path(id=page_id)
+        resource = await _fetch(self._client, path, hal.WikiPageHal)
+        with _reading(self._client, path):
+            return mapping.wiki_page(resource)
+
+    async def attachments(self, page_id: int) -> Sequence[Attachment]:
+        path = endpoints.WIKI_PAGE_ATTACHMENTS.path(id=page_id)
+        collection = await _fetch(self._client, path, hal.Collection[hal.AttachmentHal])
+        with _reading(self._client, path):
+            return tuple(mapping.attachment(e, self._client.absolute_url) for e in collection.elements)
+
+    async def list_for_project(self, project_id: int) -> Sequence[WikiPage]:
+        path = endpoints.PROJECT_WIKI_PAGES.path(id=project_id)
+        try:
+            _, elements = await _fetch_all(self._client, path, hal.Collection[hal.WikiPageHal])
+        except NotFoundError as exc:
+            # Either the project is not visible (reported as such) or the endpoint does not exist.
+            await AiohttpProjectRepository(self._client).get(project_id)
+            raise UnsupportedError(
+                "This OpenProject instance cannot list the wiki pages of a project "
+                "(GET /api/v3/projects/{id}/wiki_pages answered 404); wiki pages can only be read by id.",
+                status=exc.status,
+            ) from exc
+        fallback = NamedRef(id=project_id, name="")
+        with _reading(self._client, path):
+            return tuple(mapping.wiki_page(e, project_fallback=fallback) for e in elements)
+
+
+class AiohttpWikiPageLinkRepository(WikiPageLinkRepository):
+    def __init__(self, client: OpenProjectClient) -> None:
+        self._client = client
+
+    async def list(self, work_package_id: int, page: PageRequest) -> Page[WikiPageLink]:
+        path = endpoints.WORK_PACKAGE_WIKI_PAGE_LINKS.path(id=work_package_id)
+        try:
+            collection = await _fetch(self._client, path, hal.Collection[hal.WikiPageLinkHal], page_params(page))
+        except NotFoundError as exc:
+            # An unknown work package is reported as such; a known one means the endpoint is missing.
+            await _fetch(self._client, endpoints.WORK_PACKAGE.path(id=work_package_id), hal.WorkPackageHal)
+            raise UnsupportedError(
+                "Links between work packages and wiki pages need OpenProject 17.5 or newer; this instance "
+                "has no GET /api/v3/work_packages/{id}/wiki_page_links.",
+                status=exc.status,
+            ) from exc
+        with _reading(self._client, path):
+            items = tuple(mapping.wiki_page_link(e) for e in collection.elements)
+        if collection.page_size is None:
+            return mapping.slice_page(items, page)  # the server sent everything at once
+        return mapping.page_of(collection, items, page)

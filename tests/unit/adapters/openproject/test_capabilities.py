@@ -1,0 +1,189 @@
+"""Capability detection against the version profiles of the dataset format, and its cache."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from aioresponses import CallbackResult, aioresponses
+
+from openproject_mcp.adapters.openproject.capabilities import (
+    CAPABILITY_NAMES,
+    AiohttpCapabilityRepository,
+    CapabilityCache,
+)
+from openproject_mcp.domain.capabilities import InstanceCapabilities
+from openproject_mcp.domain.errors import AuthenticationError, ForbiddenError, RateLimitedError
+from tests.unit.adapters.openproject import payloads as p
+from tests.unit.adapters.openproject.conftest import BASE, ClientMaker, issued, url_for
+
+NOT_FOUND = p.error("NotFound", "The requested resource could not be found.")
+
+PROFILES: dict[str, InstanceCapabilities] = {
+    "16.6": InstanceCapabilities(
+        meeting_list=False,
+        agenda_items=False,
+        meeting_search_filter=False,
+        meeting_participants=False,
+        wiki_bodies=False,
+        wiki_page_list=False,
+        wiki_page_links=False,
+        display_ids=False,
+    ),
+    "17.3": InstanceCapabilities(
+        meeting_list=True,
+        agenda_items=False,
+        meeting_search_filter=False,
+        meeting_participants=False,
+        wiki_bodies=False,
+        wiki_page_list=False,
+        wiki_page_links=False,
+        display_ids=False,
+    ),
+    "17.4": InstanceCapabilities(
+        meeting_list=True,
+        agenda_items=True,
+        meeting_search_filter=False,
+        meeting_participants=False,
+        wiki_bodies=False,
+        wiki_page_list=False,
+        wiki_page_links=False,
+        display_ids=False,
+    ),
+    "18.0": InstanceCapabilities(),  # everything
+}
+
+
+def serve(api: aioresponses, version: str, *, empty: bool = False, broken_work_packages: bool = False) -> None:
+    """An OpenProject of the given profile (see "Version profiles" in the dataset format)."""
+    newer = version >= "17.4"
+    latest = version == "18.0"
+
+    def meetings(url: Any, **kwargs: Any) -> CallbackResult:
+        if version == "16.6":
+            return CallbackResult(status=404, payload=NOT_FOUND)
+        filters = json.loads(kwargs["params"].get("filters", "[]"))
+        if any("search" in f for f in filters) and not latest:
+            return CallbackResult(status=400, payload=p.error("InvalidQuery", "Filters Search does not exist."))
+        return CallbackResult(payload=p.collection([] if empty else [p.meeting(2)]))
+
+    meeting = p.meeting(2)
+    if latest:
+        meeting["_links"]["participants"] = [p.link("/api/v3/users/4", "Anna Müller")]
+    wp = p.work_package(38, displayId="DEMO-38") if latest else p.work_package(38)
+
+    api.get(url_for("api/v3/meetings"), callback=meetings, repeat=True)
+    api.get(f"{BASE}api/v3/meetings/2", payload=meeting, repeat=True)
+    api.get(
+        f"{BASE}api/v3/meetings/2/agenda_items",
+        **({"payload": p.collection([], paginated=False)} if newer else {"status": 404, "payload": NOT_FOUND}),
+        repeat=True,
+    )
+    api.get(url_for("api/v3/projects"), payload=p.collection([] if empty else [p.project(1)]), repeat=True)
+    api.get(
+        url_for("api/v3/projects/1/wiki_pages"),
+        **({"payload": p.collection([p.wiki_page(1)])} if latest else {"status": 404, "payload": NOT_FOUND}),
+        repeat=True,
+    )
+    api.get(f"{BASE}api/v3/wiki_pages/1", payload=p.wiki_page(1, text="# Welcome"), repeat=True)
+    if broken_work_packages:
+        api.get(url_for("api/v3/work_packages"), status=500, payload=p.error("InternalServerError", "boom"))
+    else:
+        api.get(url_for("api/v3/work_packages"), payload=p.collection([] if empty else [wp]), repeat=True)
+    api.get(
+        url_for("api/v3/work_packages/38/wiki_page_links"),
+        **({"payload": p.collection([])} if latest else {"status": 404, "payload": NOT_FOUND}),
+        repeat=True,
+    )
+
+
+@pytest.mark.parametrize("version", sorted(PROFILES))
+async def test_each_version_profile_is_detected(version: str, make_client: ClientMaker, api: aioresponses) -> None:
+    serve(api, version)
+    cache = CapabilityCache()
+    found = await AiohttpCapabilityRepository(await make_client(), cache).capabilities()
+    assert found == PROFILES[version]
+    assert cache.known(BASE) == {name: getattr(found, name) for name in CAPABILITY_NAMES}
+
+
+async def test_detected_once_per_instance(make_client: ClientMaker, api: aioresponses) -> None:
+    serve(api, "17.4")
+    cache = CapabilityCache()
+    first = await AiohttpCapabilityRepository(await make_client(), cache).capabilities()
+    sent = len(issued(api))
+    # A later tool call (a new client, maybe another tenant) reuses the answers.
+    second = await AiohttpCapabilityRepository(await make_client(api_key="other-token"), cache).capabilities()
+    assert first == second and len(issued(api)) == sent
+    # Another instance is detected on its own.
+    other = "https://other.example.com/"
+    api.get(url_for("api/v3/meetings", other), status=404, payload=NOT_FOUND, repeat=True)
+    api.get(url_for("api/v3/projects", other), payload=p.collection([]), repeat=True)
+    api.get(url_for("api/v3/work_packages", other), payload=p.collection([]), repeat=True)
+    third = await AiohttpCapabilityRepository(await make_client(other), cache).capabilities()
+    assert third.meeting_list is False and cache.known(BASE)["meeting_list"] is True
+
+
+async def test_concurrent_calls_detect_once(make_client: ClientMaker, api: aioresponses) -> None:
+    serve(api, "18.0")
+    cache = CapabilityCache()
+    clients = [await make_client() for _ in range(5)]
+    results = await asyncio.gather(*(AiohttpCapabilityRepository(c, cache).capabilities() for c in clients))
+    assert all(r == PROFILES["18.0"] for r in results)
+    meeting_lists = [url for _, url in issued(api) if url.path == "/api/v3/meetings"]
+    assert len(meeting_lists) == 2  # the list probe and the search-filter probe, once
+
+
+async def test_only_definitive_answers_are_cached(make_client: ClientMaker, api: aioresponses) -> None:
+    serve(api, "18.0", empty=True)  # no meeting, project or work package to look at yet
+    cache = CapabilityCache()
+    found = await AiohttpCapabilityRepository(await make_client(), cache).capabilities()
+    assert found.meeting_list and found.meeting_search_filter
+    assert not found.agenda_items and not found.wiki_page_list and not found.display_ids
+    assert cache.known(BASE) == {"meeting_list": True, "meeting_search_filter": True}
+    sent = len(issued(api))
+    await AiohttpCapabilityRepository(await make_client(), cache).capabilities()
+    later = [url.path for _, url in issued(api)][sent:]
+    assert "/api/v3/projects" in later and "/api/v3/work_packages" in later  # asked again
+
+
+async def test_a_failing_probe_is_asked_again(make_client: ClientMaker, api: aioresponses) -> None:
+    serve(api, "17.3", broken_work_packages=True)
+    cache = CapabilityCache()
+    found = await AiohttpCapabilityRepository(await make_client(max_retries=0), cache).capabilities()
+    assert found.meeting_list is True and found.display_ids is False
+    assert "display_ids" not in cache.known(BASE) and "wiki_page_links" not in cache.known(BASE)
+    assert cache.known(BASE)["meeting_list"] is True
+
+
+@pytest.mark.parametrize(
+    ("status", "reason", "error", "expected"),
+    [
+        (401, "Unauthorized", "Unauthenticated", AuthenticationError),
+        (403, "Forbidden", "MissingPermission", ForbiddenError),
+        (429, "Too Many Requests", "TooManyRequests", RateLimitedError),
+    ],
+)
+async def test_auth_and_rate_limit_errors_propagate_and_nothing_is_cached(
+    make_client: ClientMaker, api: aioresponses, status: int, reason: str, error: str, expected: type[Exception]
+) -> None:
+    def refuse(url: Any, **kwargs: Any) -> CallbackResult:
+        return CallbackResult(status=status, reason=reason, payload=p.error(error, "no"))
+
+    for path in ("api/v3/meetings", "api/v3/projects", "api/v3/work_packages"):
+        api.get(url_for(path), callback=refuse, repeat=True)
+    cache = CapabilityCache()
+    with pytest.raises(expected):
+        await AiohttpCapabilityRepository(await make_client(max_retries=0), cache).capabilities()
+    assert cache.known(BASE) == {}
+
+
+async def test_the_cache_can_forget(make_client: ClientMaker, api: aioresponses) -> None:
+    serve(api, "17.3")
+    cache = CapabilityCache()
+    await AiohttpCapabilityRepository(await make_client(), cache).capabilities()
+    cache.forget(BASE)
+    assert cache.known(BASE) == {}
+    with pytest.raises(ValueError, match="unknown capabilities"):
+        cache.remember(BASE, {"teleportation": True})
