@@ -8,10 +8,12 @@ one of the backend containers below. Everything is resolved explicitly: no wirin
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
+import aiohttp
 from dependency_injector import containers, providers
 
 from openproject_mcp.adapters.fixture.api_spec_repository import InMemoryApiSpecRepository
@@ -26,6 +28,23 @@ from openproject_mcp.adapters.fixture.wiki_repositories import (
     InMemoryWikiPageRepository,
 )
 from openproject_mcp.adapters.fixture.work_package_repository import InMemoryWorkPackageRepository
+from openproject_mcp.adapters.openproject.capabilities import AiohttpCapabilityRepository, CapabilityCache
+from openproject_mcp.adapters.openproject.client import (
+    ClientSettings,
+    OpenProjectClient,
+    TenantLimiters,
+    open_session,
+)
+from openproject_mcp.adapters.openproject.repositories import (
+    AiohttpApiSpecRepository,
+    AiohttpMeetingRepository,
+    AiohttpMetadataRepository,
+    AiohttpProjectRepository,
+    AiohttpQueryRepository,
+    AiohttpWikiPageLinkRepository,
+    AiohttpWikiPageRepository,
+    AiohttpWorkPackageRepository,
+)
 from openproject_mcp.application.activities import ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec
 from openproject_mcp.application.caching import EnrichmentCache, TenantCaches, tenant_key
@@ -59,6 +78,28 @@ class FixtureRepositories(containers.DeclarativeContainer):
     wiki_pages = providers.Singleton(InMemoryWikiPageRepository, dataset)
     wiki_page_links = providers.Singleton(InMemoryWikiPageLinkRepository, dataset)
     capabilities = providers.Singleton(InMemoryCapabilityRepository)
+
+
+class OpenProjectRepositories(containers.DeclarativeContainer):
+    """Every port served by one OpenProject instance, with one caller's token."""
+
+    client_settings: providers.Dependency[ClientSettings] = providers.Dependency(instance_of=ClientSettings)
+    api_key: providers.Dependency[str] = providers.Dependency(instance_of=str)
+    connector: providers.Dependency[aiohttp.BaseConnector] = providers.Dependency(instance_of=aiohttp.BaseConnector)
+    limiter: providers.Dependency[asyncio.Semaphore] = providers.Dependency(instance_of=asyncio.Semaphore)
+    capability_cache: providers.Dependency[CapabilityCache] = providers.Dependency(instance_of=CapabilityCache)
+
+    session = providers.Resource(open_session, client_settings, api_key, connector)
+    client = providers.Singleton(OpenProjectClient, session, client_settings, api_key, limiter)
+    projects = providers.Singleton(AiohttpProjectRepository, client)
+    work_packages = providers.Singleton(AiohttpWorkPackageRepository, client)
+    queries = providers.Singleton(AiohttpQueryRepository, client)
+    metadata = providers.Singleton(AiohttpMetadataRepository, client)
+    api_spec = providers.Singleton(AiohttpApiSpecRepository, client)
+    meetings = providers.Singleton(AiohttpMeetingRepository, client)
+    wiki_pages = providers.Singleton(AiohttpWikiPageRepository, client)
+    wiki_page_links = providers.Singleton(AiohttpWikiPageLinkRepository, client)
+    capabilities = providers.Singleton(AiohttpCapabilityRepository, client, capability_cache)
 
 
 class RequestContainer(containers.DeclarativeContainer):
@@ -153,44 +194,95 @@ def _load(settings: Settings) -> Dataset:
     return load_demo_dataset()
 
 
+def _client_settings(settings: Settings) -> ClientSettings:
+    return ClientSettings(
+        base_url=settings.base_url or "",
+        timeout_seconds=settings.timeout_seconds,
+        max_retries=settings.max_retries,
+        max_concurrency=settings.max_concurrency,
+    )
+
+
 class AppContainer(containers.DeclarativeContainer):
     """What lives as long as the process."""
 
     settings: providers.Dependency[Settings] = providers.Dependency(instance_of=Settings)
     caches = providers.Singleton(TenantCaches)
     dataset = providers.Singleton(_load, settings)
+    client_settings = providers.Singleton(_client_settings, settings)
+    capability_cache = providers.Singleton(CapabilityCache)
+    limiters = providers.Singleton(TenantLimiters, settings.provided.max_concurrency)
 
 
 class Application:
-    """Builds a scope per tool call. The one object the entry point hands to a transport."""
+    """Builds a scope per tool call. The one object the entry point hands to a transport.
 
-    def __init__(self, settings: Settings) -> None:
+    ``shared`` is true for the multi-tenant HTTP server: there a call without its own token is
+    refused, unless the operator enabled single-tenant mode (``OPENPROJECT_SINGLE_TENANT``).
+    Over stdio the server's own token serves the one user.
+    """
+
+    def __init__(self, settings: Settings, *, shared: bool = False) -> None:
         self.settings = settings
+        self.shared = shared
         self.container = AppContainer(settings=providers.Object(settings))
+        self._connector: aiohttp.BaseConnector | None = None
         if settings.backend != "openproject":
             self.container.dataset()  # load (and validate) the dataset before serving anything
 
+    def token_for(self, credential: str | None) -> str:
+        """The token one call uses: its own, or the server's where that is allowed."""
+        if credential:
+            return credential
+        if self.settings.api_key and (not self.shared or self.settings.single_tenant):
+            return self.settings.api_key
+        raise AuthenticationError(
+            "No OpenProject token came with this request.",
+            hint="Send 'Authorization: Bearer <token>' or 'X-OpenProject-Api-Key: <token>' "
+            "(an API token from My account -> Access tokens).",
+            status=401,
+        )
+
     @asynccontextmanager
     async def scope(self, credential: str | None) -> AsyncIterator[RequestScope]:
-        settings = self.settings
-        if settings.backend != "openproject":
-            yield self._fixture_scope()
-            return
-        token = credential or (settings.api_key if settings.single_tenant or credential is None else None)
-        if not token:
-            raise AuthenticationError(
-                "No OpenProject token came with this request.",
-                hint="Send 'Authorization: Bearer <token>' or 'X-OpenProject-Api-Key: <token>'.",
-                status=401,
+        if self.settings.backend != "openproject":
+            yield self._scope(
+                FixtureRepositories(dataset=self.container.dataset), tenant_key(self.settings.instance, "")
             )
-        raise NotImplementedError("the OpenProject backend is wired in a later step")
-        yield self._fixture_scope()  # pragma: no cover - unreachable until then
+            return
+        token = self.token_for(credential)
+        tenant = tenant_key(self.settings.instance, token)
+        repositories = OpenProjectRepositories(
+            client_settings=self.container.client_settings,
+            api_key=providers.Object(token),
+            connector=providers.Object(self._pool()),
+            limiter=providers.Object(self.container.limiters().for_tenant(tenant)),
+            capability_cache=self.container.capability_cache,
+        )
+        try:
+            yield self._scope(repositories, tenant)
+        finally:
+            shutdown = repositories.shutdown_resources()
+            if shutdown is not None:
+                await shutdown
 
-    def _fixture_scope(self) -> RequestScope:
+    async def aclose(self) -> None:
+        """Close the shared connection pool (at process end)."""
+        if self._connector is not None:
+            await self._connector.close()
+            self._connector = None
+
+    def _pool(self) -> aiohttp.BaseConnector:
+        # Created on first use, inside the running event loop, and shared by every call.
+        if self._connector is None or self._connector.closed:
+            self._connector = aiohttp.TCPConnector(limit=100, limit_per_host=50, ttl_dns_cache=300)
+        return self._connector
+
+    def _scope(self, repositories: containers.Container, tenant: str) -> RequestScope:
         container = RequestContainer(
             caches=self.container.caches,
-            tenant=providers.Object(tenant_key(self.settings.instance, "")),
+            tenant=providers.Object(tenant),
             instance=providers.Object(self.settings.instance),
         )
-        container.repositories.override(FixtureRepositories(dataset=self.container.dataset))
+        container.repositories.override(repositories)
         return RequestScope(container)

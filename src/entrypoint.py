@@ -86,12 +86,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     server = build_server(application.scope, read_only=settings.read_only)
     if args.command == "call":
-        return _call(server, args.tool, args.arguments)
-    anyio.run(serve_stdio, server)
+        return _call(server, application, args.tool, args.arguments)
+    anyio.run(_serve_stdio, server, application)
     return EXIT_OK
 
 
-def _call(server: Any, tool: str, raw_arguments: str) -> int:
+async def _serve_stdio(server: Any, application: Application) -> None:
+    try:
+        await serve_stdio(server)
+    finally:
+        await application.aclose()
+
+
+async def _call_once(server: Any, application: Application, tool: str, arguments: dict[str, Any]) -> Any:
+    try:
+        return await call_in_process(server, tool, arguments)
+    finally:
+        await application.aclose()
+
+
+def _call(server: Any, application: Application, tool: str, raw_arguments: str) -> int:
     names = {spec.name for spec in TOOLS}
     if tool not in names:
         print(f"openproject-mcp: unknown tool {tool!r}; run 'openproject-mcp tools' for the list.", file=sys.stderr)
@@ -104,7 +118,7 @@ def _call(server: Any, tool: str, raw_arguments: str) -> int:
     if not isinstance(arguments, dict):
         print('openproject-mcp: the arguments must be a JSON object, e.g. \'{"query": "budget"}\'.', file=sys.stderr)
         return EXIT_USAGE
-    result = anyio.run(call_in_process, server, tool, arguments)
+    result = anyio.run(_call_once, server, application, tool, arguments)
     if result.is_error:
         text = "\n".join(getattr(c, "text", "") for c in result.content)
         print(text, file=sys.stderr)
