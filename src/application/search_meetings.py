@@ -160,7 +160,7 @@ class SearchMeetings:
                     result.enriched,
                     result.candidates,
                     "Agendas",
-                    "the agendas of the others were searched only through the server's full-text search"
+                    "the agendas of the others were searched only through the server's full-text search."
                     if capabilities.meeting_search_filter
                     else "the agendas of the others were not searched.",
                 ),

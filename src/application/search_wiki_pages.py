@@ -85,9 +85,7 @@ class SearchWikiPages:
             raise InvalidArgumentError(f"limit must be between 1 and {MAX_LIMIT}, got {request.limit!r}.")
         project_id = await self._resolver.resolve(request.project_id)
         discovery = await self._discover(project_id, refresh=request.refresh_cache)
-        ranked = rank_records(
-            discovery.pages, query, FIELDS, key=lambda p: p.id, mode=mode
-        )
+        ranked = rank_records(discovery.pages, query, FIELDS, key=lambda p: p.id, mode=mode)
         elements = tuple(
             WikiPageHit(
                 id=r.record.id,
