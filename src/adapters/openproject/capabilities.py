@@ -6,14 +6,17 @@ Probes run concurrently, in two rounds: first the lists (meetings, the meetings 
 filter, the first project, the first work package), then what needs an id from them.
 
 Only definitive answers are cached. An answer that needs data the instance does not have yet
-(no meeting to look at, no work package...) or that failed on the way (5xx, network) counts as
-"no" for the current call and is asked again next time. 401, 403 and 429 are raised as they are.
+(no meeting to look at, no work package...) or that failed on the way (5xx, network, or a 403 on
+one probe: a user may lack a module in the one project probed) counts as "no" for the current
+call and is asked again next time. 401 and 429 are raised as they are. Definitive answers expire
+after an hour, so an upgraded instance (or a module switched on) is noticed without a restart.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
@@ -23,6 +26,7 @@ from openproject_mcp.adapters.openproject.concurrency import first_error
 from openproject_mcp.adapters.openproject.endpoints import filters_param
 from openproject_mcp.domain.capabilities import InstanceCapabilities
 from openproject_mcp.domain.errors import (
+    ForbiddenError,
     InvalidQueryError,
     NetworkError,
     NotFoundError,
@@ -39,7 +43,8 @@ T = TypeVar("T")
 
 Answer = bool | None  # None: undetermined for now
 
-_UNDETERMINED = (UpstreamServerError, NetworkError)
+_UNDETERMINED = (UpstreamServerError, NetworkError, ForbiddenError)
+CACHE_TTL_SECONDS = 3600.0
 
 
 class CapabilityCache:
@@ -48,9 +53,12 @@ class CapabilityCache:
     Holds definitive answers only; the lock per instance makes concurrent calls detect once.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, ttl_seconds: float = CACHE_TTL_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         self._known: dict[str, dict[str, bool]] = {}
+        self._learned_at: dict[str, float] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._ttl = ttl_seconds
+        self._clock = clock
 
     def lock(self, base_url: str) -> asyncio.Lock:
         lock = self._locks.get(base_url)
@@ -59,20 +67,27 @@ class CapabilityCache:
         return lock
 
     def known(self, base_url: str) -> dict[str, bool]:
+        learned = self._learned_at.get(base_url)
+        if learned is not None and self._clock() - learned > self._ttl:
+            self.forget(base_url)
         return dict(self._known.get(base_url, {}))
 
     def remember(self, base_url: str, answers: Mapping[str, bool]) -> None:
         unknown = set(answers) - set(CAPABILITY_NAMES)
         if unknown:
             raise ValueError(f"unknown capabilities: {sorted(unknown)}")
+        if base_url not in self._known:
+            self._learned_at[base_url] = self._clock()
         self._known.setdefault(base_url, {}).update(answers)
 
     def forget(self, base_url: str | None = None) -> None:
         """Drop what is known about one instance (or all), e.g. after an upgrade."""
         if base_url is None:
             self._known.clear()
+            self._learned_at.clear()
         else:
             self._known.pop(base_url, None)
+            self._learned_at.pop(base_url, None)
 
 
 class AiohttpCapabilityRepository(CapabilityRepository):

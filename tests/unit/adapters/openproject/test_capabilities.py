@@ -15,7 +15,7 @@ from openproject_mcp.adapters.openproject.capabilities import (
     CapabilityCache,
 )
 from openproject_mcp.domain.capabilities import InstanceCapabilities
-from openproject_mcp.domain.errors import AuthenticationError, ForbiddenError, RateLimitedError
+from openproject_mcp.domain.errors import AuthenticationError, RateLimitedError
 from tests.unit.adapters.openproject import payloads as p
 from tests.unit.adapters.openproject.conftest import BASE, ClientMaker, issued, url_for
 
@@ -161,7 +161,6 @@ async def test_a_failing_probe_is_asked_again(make_client: ClientMaker, api: aio
     ("status", "reason", "error", "expected"),
     [
         (401, "Unauthorized", "Unauthenticated", AuthenticationError),
-        (403, "Forbidden", "MissingPermission", ForbiddenError),
         (429, "Too Many Requests", "TooManyRequests", RateLimitedError),
     ],
 )
@@ -176,6 +175,32 @@ async def test_auth_and_rate_limit_errors_propagate_and_nothing_is_cached(
     cache = CapabilityCache()
     with pytest.raises(expected):
         await AiohttpCapabilityRepository(await make_client(max_retries=0), cache).capabilities()
+    assert cache.known(BASE) == {}
+
+
+async def test_a_forbidden_probe_is_undetermined_not_fatal_and_not_cached(
+    make_client: ClientMaker, api: aioresponses
+) -> None:
+    # A user may lack the meetings or wiki module in the one project probed: that must not
+    # break every tool that asks what the instance can do.
+    def refuse(url: Any, **kwargs: Any) -> CallbackResult:
+        return CallbackResult(status=403, reason="Forbidden", payload=p.error("MissingPermission", "no"))
+
+    for path in ("api/v3/meetings", "api/v3/projects", "api/v3/work_packages"):
+        api.get(url_for(path), callback=refuse, repeat=True)
+    cache = CapabilityCache()
+    found = await AiohttpCapabilityRepository(await make_client(max_retries=0), cache).capabilities()
+    assert found.meeting_list is False and found.wiki_page_list is False
+    assert cache.known(BASE) == {}
+
+
+async def test_definitive_answers_expire(make_client: ClientMaker, api: aioresponses) -> None:
+    serve(api, "17.3")
+    now = [0.0]
+    cache = CapabilityCache(ttl_seconds=60, clock=lambda: now[0])
+    await AiohttpCapabilityRepository(await make_client(), cache).capabilities()
+    assert cache.known(BASE)["meeting_list"] is True
+    now[0] = 61.0
     assert cache.known(BASE) == {}
 
 
