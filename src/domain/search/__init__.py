@@ -1,1 +1,48 @@
+"""The search unit: fold, tokenise, score and rank records against a query (standard library only).
 
+Pure functions over their arguments; no I/O and no state kept between calls. ADR 0003 records
+the rules and why they are what they are.
+"""
+
+from openproject_mcp.domain.search.distance import bounded_distance
+from openproject_mcp.domain.search.normalize import Token, normalize, query_tokens, tokenize
+from openproject_mcp.domain.search.rank import (
+    DEFAULT_MIN_SCORE,
+    Field,
+    FieldMatch,
+    ItemMatch,
+    MatchMode,
+    Ranked,
+    rank_records,
+)
+from openproject_mcp.domain.search.score import (
+    EDIT_PENALTY,
+    PHRASE_BONUS,
+    FieldScore,
+    score_field,
+    score_token,
+)
+from openproject_mcp.domain.search.snippet import SNIPPET_LEAD, SNIPPET_LENGTH, snippet
+
+__all__ = [
+    "DEFAULT_MIN_SCORE",
+    "EDIT_PENALTY",
+    "PHRASE_BONUS",
+    "SNIPPET_LEAD",
+    "SNIPPET_LENGTH",
+    "Field",
+    "FieldMatch",
+    "FieldScore",
+    "ItemMatch",
+    "MatchMode",
+    "Ranked",
+    "Token",
+    "bounded_distance",
+    "normalize",
+    "query_tokens",
+    "rank_records",
+    "score_field",
+    "score_token",
+    "snippet",
+    "tokenize",
+]

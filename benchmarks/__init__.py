@@ -1,0 +1,1 @@
+"""Benchmarks run by ``python -m benchmarks`` (``make bench``); never part of ``make test``."""

@@ -1,0 +1,182 @@
+"""How long ranking takes on the two workloads search.md sets targets for.
+
+1. A search page: 250 shallow candidates (short subjects) ranked, then 25 enriched records of
+   about 2 KB each ranked on the same weight scale, for a 3-token query: < 5 ms median.
+2. 10,000 short records: < 100 ms median.
+
+The data is synthetic but shaped like the real thing: a Zipf-distributed vocabulary of a few
+thousand words plus English function words, sentences with punctuation, and about a third of
+the long texts holding non-ASCII text (names with accents, typographic quotes), which takes
+the slower folding path. The query has one exact word, one typo and one prefix.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from openproject_mcp.domain.search import Field, Ranked, rank_records
+
+RUNS = 30
+WARMUP = 3
+PAGE_TARGET_MS = 5.0
+BULK_TARGET_MS = 100.0
+
+FUNCTION_WORD_TEXT = "the of and to in a is for on that with as by we at from this it be are was or an will has not"
+SYLLABLE_TEXT = (
+    "ba be bi bo bu da de di do du ka ke ki ko ku la le li lo lu ma me mi mo mu na ne ni no nu "
+    "pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo vu tion ment ing er "
+    "str pl gr ch sh th an en in on un ar or ur al el il ol"
+)
+FUNCTION_WORDS = tuple(FUNCTION_WORD_TEXT.split())
+SYLLABLES = tuple(SYLLABLE_TEXT.split())
+NON_ASCII_WORDS = ("Müller", "Zürich", "Genève", "Søren", "“quoted”", "it’s", "Inès", "São Paulo")
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    id: int
+    subject: str
+
+
+@dataclass(frozen=True, slots=True)
+class Enriched:
+    id: int
+    subject: str
+    description: str
+    comments: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    query: str
+    shallow: tuple[Candidate, ...]
+    deep: tuple[Enriched, ...]
+    bulk: tuple[Candidate, ...]
+
+
+SHALLOW_FIELDS: tuple[Field[Candidate], ...] = (Field("subject", 3.0, lambda c: c.subject),)
+DEEP_FIELDS: tuple[Field[Enriched], ...] = (
+    Field("subject", 3.0, lambda e: e.subject),
+    Field("description", 1.0, lambda e: e.description),
+    Field("comments", 1.0, lambda e: e.comments),
+)
+SCALE = 3.0
+
+
+def build_workload(seed: int = 20261130, *, non_ascii_heavy: bool = False) -> Workload:
+    """The workload; ``non_ascii_heavy`` accents every long text densely, as German prose would."""
+    rng = random.Random(seed)
+    accent_rate = 1.0 if non_ascii_heavy else 0.2
+    vocabulary = sorted(
+        {"".join(rng.choice(SYLLABLES) for _ in range(rng.randint(1, 4))) for _ in range(4000)},
+        key=lambda word: (len(word), word),
+    )
+    rng.shuffle(vocabulary)
+    weights = [1.0 / (rank + 1) for rank in range(len(vocabulary))]
+
+    def words(count: int) -> list[str]:
+        picked = rng.choices(vocabulary, weights=weights, k=count)
+        return [rng.choice(FUNCTION_WORDS) if rng.random() < 0.35 else word for word in picked]
+
+    def sentence(count: int) -> str:
+        text = " ".join(words(count))
+        return text[:1].upper() + text[1:] + rng.choice([".", ".", ",", ";", "?"])
+
+    def paragraph(length: int, accented: bool) -> str:
+        parts: list[str] = []
+        while sum(len(part) + 1 for part in parts) < length:
+            parts.append(sentence(rng.randint(6, 16)))
+            if accented and rng.random() < accent_rate:
+                parts.append(rng.choice(NON_ASCII_WORDS))
+            if rng.random() < 0.15:
+                parts.append("\n\n")
+        return " ".join(parts)[:length]
+
+    # Mid-frequency words: common enough to be found, rare enough to rank.
+    topic = vocabulary[200:203]
+    query = f"{topic[0]} {topic[1][:-1]}x{topic[1][-1]} {topic[2][: max(3, len(topic[2]) - 2)]}"
+
+    def subject(record_id: int) -> str:
+        text = sentence(rng.randint(4, 9)).rstrip(".,;?")
+        if record_id % 50 == 0:
+            return f"{text} {' '.join(topic)}"
+        if record_id % 25 == 0:
+            return f"{' '.join(rng.sample(topic, 2))} {text}"
+        if record_id % 7 == 0:
+            return f"{text} {rng.choice(topic)}"
+        return text
+
+    shallow = tuple(Candidate(i, subject(i)) for i in range(1, 251))
+    deep = tuple(
+        Enriched(
+            i,
+            shallow[i - 1].subject,
+            paragraph(1400, accented=non_ascii_heavy or i % 3 == 0)
+            + (f" {' '.join(topic)} " if i % 5 == 0 else " ")
+            + paragraph(100, accented=False),
+            tuple(paragraph(rng.randint(120, 260), accented=non_ascii_heavy or i % 4 == 0) for _ in range(3)),
+        )
+        for i in range(1, 26)
+    )
+    bulk = tuple(Candidate(i, subject(i)) for i in range(1, 10_001))
+    return Workload(query, shallow, deep, bulk)
+
+
+def median_ms(action: Callable[[], object], runs: int = RUNS) -> tuple[float, float]:
+    """(median, best) wall time in milliseconds over ``runs`` timed calls after a short warm-up."""
+    for _ in range(WARMUP):
+        action()
+    samples: list[float] = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        action()
+        samples.append((time.perf_counter() - started) * 1000.0)
+    return statistics.median(samples), min(samples)
+
+
+def rank_page(workload: Workload) -> tuple[list[Ranked[Candidate]], list[Ranked[Enriched]]]:
+    shallow = rank_records(workload.shallow, workload.query, SHALLOW_FIELDS, key=lambda c: c.id, weight_scale=SCALE)
+    deep = rank_records(workload.deep, workload.query, DEEP_FIELDS, key=lambda e: e.id, weight_scale=SCALE)
+    return shallow, deep
+
+
+def rank_bulk(workload: Workload) -> list[Ranked[Candidate]]:
+    return rank_records(workload.bulk, workload.query, SHALLOW_FIELDS, key=lambda c: c.id)
+
+
+def verdict(median: float, target: float) -> str:
+    return f"PASS (target < {target:g} ms)" if median < target else f"MISS (target < {target:g} ms)"
+
+
+def main() -> None:
+    workload = build_workload()
+    deep_bytes = sum(
+        len((e.subject + e.description + "".join(e.comments)).encode("utf-8")) for e in workload.deep
+    ) / len(workload.deep)
+    shallow_hits, deep_hits = rank_page(workload)
+    bulk_hits = rank_bulk(workload)
+    print(f"query {workload.query!r}; {RUNS} timed runs after {WARMUP} warm-up runs; median (best)")
+
+    page, page_best = median_ms(lambda: rank_page(workload))
+    print(
+        f"  page: 250 shallow + 25 deep (~{deep_bytes / 1024:.1f} KB each): "
+        f"{page:.2f} ms ({page_best:.2f})  {verdict(page, PAGE_TARGET_MS)}  "
+        f"[{len(shallow_hits)} + {len(deep_hits)} hits]"
+    )
+    bulk, bulk_best = median_ms(lambda: rank_bulk(workload))
+    print(
+        f"  bulk: 10,000 short records: {bulk:.2f} ms ({bulk_best:.2f})  "
+        f"{verdict(bulk, BULK_TARGET_MS)}  [{len(bulk_hits)} hits]"
+    )
+    # Not a target: how far the page drifts when every long text needs the Unicode folding path.
+    heavy = build_workload(non_ascii_heavy=True)
+    heavy_page, heavy_best = median_ms(lambda: rank_page(heavy))
+    print(f"  page, every deep text densely non-ASCII (informative): {heavy_page:.2f} ms ({heavy_best:.2f})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,296 @@
+"""One folding path for query and field text: normalise, tokenise, query tokens, literal lookup.
+
+Folding is NFKD, then combining marks (canonical combining class != 0) dropped, then casefold.
+Each step works character by character (NFKD only reorders marks, which are dropped), so
+``normalize(a + b) == normalize(a) + normalize(b)``. Everything below leans on that: token
+values can be folded in one batch, and a literal match can be mapped back to the original text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import islice
+
+__all__ = [
+    "STOPWORDS",
+    "Token",
+    "fold_for_containment",
+    "iter_tokens",
+    "locate_folded",
+    "normalize",
+    "query_tokens",
+    "token_start",
+    "token_values",
+    "tokenize",
+]
+
+# A standard English list (the usual NLTK-style set plus contraction fragments), because
+# coverage-based scoring would otherwise push "what did we decide about hiring" towards zero.
+# Field text keeps these words; only query tokens drop them. A word list reads and diffs better
+# than 150 quoted literals, hence the split.
+STOPWORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against ain all am an and any are aren as at be because been before
+    being below between both but by can couldn d did didn do does doesn doing don down during each
+    few for from further had hadn has hasn have haven having he her here hers herself him himself
+    his how i if in into is isn it its itself just ll m ma me mightn more most mustn my myself
+    needn no nor not now o of off on once only or other our ours ourselves out over own re s same
+    shan she should shouldn so some such t than that the their theirs them themselves then there
+    these they this those through to too under until up ve very was wasn we were weren what when
+    where which while who whom why will with won wouldn y you your yours yourself yourselves
+    """.split()  # noqa: SIM905
+)
+
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+# Combining diacritics of Latin script, all of combining class != 0 (U+034F, a joiner of class 0,
+# is left out), removable in one regex pass.
+_LATIN_MARKS = re.compile("[\u0300-\u034e\u0350-\u036f]+")
+_ASCII_TOKEN = re.compile(r"[a-z0-9]+")
+# `re` has no class for Unicode marks, so a letter/digit run is allowed to swallow any non-ASCII
+# symbol that glues it to more letters; the rare glued segments are split exactly in Python.
+# Latin-1 symbols and General Punctuation (typographic quotes, dashes) hold no marks, so they
+# are never glue: "it’s" stays two plain segments and off the slow path.
+_TOKEN_SEGMENT = re.compile(r"[^\W_]+(?:[^\w\s\x00-\xbf\u2000-\u206f][^\W_]*)*")
+# ASCII letters lower-cased, digits kept, everything else a space: a byte table beats a regex
+# by about four times on long text.
+_ASCII_FOLD = bytes(
+    code + 32 if 65 <= code <= 90 else code if (48 <= code <= 57 or 97 <= code <= 122) else 32 for code in range(256)
+)
+# Past this many extra UTF-8 bytes, chunking costs more than folding the whole text at once.
+_MAX_NON_ASCII_BYTES = 24
+# The only letters whose fold is empty (halfwidth katakana sound marks): a segment holding one
+# of them may not be a token.
+_FOLDS_TO_NOTHING = frozenset("\uff9e\uff9f")
+# Never produced by folding a letter or digit, so it can join token values for one batch fold.
+_JOIN = "\x00"
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A normalised token and where its characters sit in the original text."""
+
+    value: str
+    start: int
+    end: int
+
+
+def normalize(text: str) -> str:
+    """Case- and accent-folded text: NFKD, combining marks dropped, casefolded."""
+    if text.isascii():
+        return text.lower()
+    # The Latin diacritics go in one C-level pass; only what is left needs a look per character.
+    decomposed = _LATIN_MARKS.sub("", unicodedata.normalize("NFKD", text))
+    if not decomposed.isascii():
+        decomposed = _NON_ASCII_RUN.sub(_drop_marks, decomposed)
+    return decomposed.casefold()
+
+
+def _drop_marks(run: re.Match[str]) -> str:
+    return "".join(char for char in run.group() if not unicodedata.combining(char))
+
+
+def _ascii_fold(text: str) -> str:
+    """NFKD with sharp s spelled out and Latin diacritics dropped: ``normalize`` up to case, for
+    text whose non-ASCII characters are all in ``_ASCII_FOLDABLE``."""
+    return _LATIN_MARKS.sub("", unicodedata.normalize("NFKD", text).replace("ß", "ss"))
+
+
+def _ascii_foldable(char: str) -> bool:
+    """Whether ``_ascii_fold`` plus the ASCII byte table treats ``char`` exactly like ``tokenize``."""
+    folded = _ascii_fold(char)
+    if char.isalnum():
+        return folded.isascii() and folded.isalnum() and folded.lower() == normalize(char)
+    if unicodedata.combining(char):
+        return not folded
+    # A separator must stay one: no letters in its fold, and not a mark that would join a word.
+    return not unicodedata.category(char).startswith("M") and not any(part.isalnum() for part in folded)
+
+
+# Computed once at import (about a millisecond): Latin letters, their combining diacritics,
+# ligatures, typographic punctuation and currency signs. Anything else takes the exact path.
+_ASCII_FOLDABLE: frozenset[str] = frozenset(
+    chr(code)
+    for first, last in (
+        (0x80, 0x24F),
+        (0x300, 0x36F),
+        (0x1E00, 0x1EFF),
+        (0x2000, 0x206F),
+        (0x20A0, 0x20BF),
+        (0xFB00, 0xFB06),
+    )
+    for code in range(first, last + 1)
+    if _ascii_foldable(chr(code))
+)
+
+
+def _spans(segment: str) -> Iterator[tuple[int, int]]:
+    """Letter/digit runs inside one regex segment; a mark continues the run it follows."""
+    if segment.isalnum():
+        yield 0, len(segment)
+        return
+    start = -1
+    for index, char in enumerate(segment):
+        if char.isalnum():
+            if start < 0:
+                start = index
+        elif start >= 0 and not unicodedata.category(char).startswith("M"):
+            yield start, index
+            start = -1
+    if start >= 0:
+        yield start, len(segment)
+
+
+def tokenize(text: str) -> tuple[Token, ...]:
+    """Runs of Unicode letters and digits, with offsets into ``text`` itself."""
+    return tuple(iter_tokens(text))
+
+
+def iter_tokens(text: str) -> Iterator[Token]:
+    """``tokenize`` one token at a time, for callers that can stop early."""
+    if text.isascii():
+        # Lower-casing ASCII keeps every offset, so the folded text can be scanned directly.
+        for match in _ASCII_TOKEN.finditer(text.lower()):
+            yield Token(match.group(), match.start(), match.end())
+        return
+    for match in _TOKEN_SEGMENT.finditer(text):
+        base = match.start()
+        for start, end in _spans(match.group()):
+            value = normalize(text[base + start : base + end])
+            # Two halfwidth katakana sound marks are letters that fold to nothing.
+            if value:
+                yield Token(value, base + start, base + end)
+
+
+def token_values(text: str) -> list[str]:
+    """The values of ``tokenize(text)`` without building offsets: the ranking hot path."""
+    if text.isascii():
+        return _ascii_values(text)
+    if _ASCII_FOLDABLE.issuperset("".join(_NON_ASCII_RUN.findall(text))):
+        return _ascii_fold_values(text)
+    values: list[str] = []
+    for _, part, plain in _parts(text):
+        values += _ascii_values(part) if plain else _unicode_values(part)
+    return values
+
+
+def token_start(text: str, index: int) -> int:
+    """The start of ``tokenize(text)[index]``, counting tokens part by part instead of building them."""
+    for base, part, plain in _parts(text):
+        if plain:
+            count = len(_ascii_values(part))
+            if index < count:
+                return base + next(islice(_ASCII_TOKEN.finditer(part.lower()), index, None)).start()
+        else:
+            segments: list[str] = _TOKEN_SEGMENT.findall(part)
+            if "".join(segments).isalnum() and _FOLDS_TO_NOTHING.isdisjoint(part):
+                # One token per segment: skip to it without folding anything.
+                count = len(segments)
+                if index < count:
+                    return base + next(islice(_TOKEN_SEGMENT.finditer(part), index, None)).start()
+            else:
+                count = len(_unicode_values(part))
+                if index < count:
+                    return base + next(islice(iter_tokens(part), index, None)).start
+        index -= count
+    raise IndexError("token index out of range")
+
+
+def _parts(text: str) -> Iterator[tuple[int, str, bool]]:
+    """(offset, substring, is it ASCII) pieces of ``text`` that tokenise independently.
+
+    Mostly-ASCII text (a name with an umlaut, a typographic quote) keeps the fast path for all
+    but the whitespace-delimited chunks holding non-ASCII characters: tokens never cross
+    whitespace, so part by part gives the same tokens as the whole text at once.
+    """
+    if text.isascii():
+        yield 0, text, True
+        return
+    if len(text.encode("utf-8")) - len(text) > _MAX_NON_ASCII_BYTES:
+        yield 0, text, False
+        return
+    cursor = 0
+    for match in _NON_ASCII_RUN.finditer(text):
+        if match.end() <= cursor:
+            continue
+        start, end = max(match.start(), cursor), match.end()
+        while start > cursor and not text[start - 1].isspace():
+            start -= 1
+        while end < len(text) and not text[end].isspace():
+            end += 1
+        if start > cursor:
+            yield cursor, text[cursor:start], True
+        yield start, text[start:end], False
+        cursor = end
+    if cursor < len(text):
+        yield cursor, text[cursor:], True
+
+
+def _ascii_values(text: str) -> list[str]:
+    return text.encode("ascii").translate(_ASCII_FOLD).decode("ascii").split()
+
+
+def _ascii_fold_values(text: str) -> list[str]:
+    # Western European text: fold the whole text, then split it like ASCII. Any character left
+    # non-ASCII is a separator and becomes "?", which the byte table turns into a space.
+    return _ascii_fold(text).encode("ascii", "replace").translate(_ASCII_FOLD).decode("ascii").split()
+
+
+def _unicode_values(text: str) -> list[str]:
+    if _ASCII_FOLDABLE.issuperset("".join(_NON_ASCII_RUN.findall(text))):
+        return _ascii_fold_values(text)
+    segments: list[str] = _TOKEN_SEGMENT.findall(text)
+    if not segments:
+        return []
+    if not "".join(segments).isalnum():
+        split: list[str] = []
+        for segment in segments:
+            if segment.isalnum():
+                split.append(segment)
+            else:
+                split.extend(segment[start:end] for start, end in _spans(segment))
+        segments = split
+    values = normalize(_JOIN.join(segments)).split(_JOIN)
+    return [value for value in values if value] if "" in values else values
+
+
+def query_tokens(query: str) -> tuple[str, ...]:
+    """Distinct query tokens in order of first use, without stopwords unless nothing else is left."""
+    distinct = tuple(dict.fromkeys(token_values(query)))
+    significant = tuple(value for value in distinct if value not in STOPWORDS)
+    return significant or distinct
+
+
+def fold_for_containment(text: str) -> str:
+    """Folded text with whitespace runs collapsed to one space and the ends trimmed."""
+    return " ".join(normalize(text).split())
+
+
+def locate_folded(text: str, needle: str) -> int:
+    """Original offset of the first ``needle`` in ``fold_for_containment(text)``, or -1.
+
+    Whitespace is judged after folding (a spacing diaeresis folds to a space), so the map is
+    built from each character's own fold; it stops as soon as the match position is covered.
+    """
+    position = fold_for_containment(text).find(needle) if needle else -1
+    if position < 0:
+        return -1
+    emitted = 0
+    pending_space = -1
+    for index, char in enumerate(text):
+        for folded in char.lower() if char.isascii() else normalize(char):
+            if folded.isspace():
+                if emitted and pending_space < 0:
+                    pending_space = index
+                continue
+            if pending_space >= 0:
+                if emitted == position:
+                    return pending_space
+                emitted += 1
+                pending_space = -1
+            if emitted == position:
+                return index
+            emitted += 1
+    return -1

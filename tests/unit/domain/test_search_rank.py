@@ -1,0 +1,298 @@
+"""rank_records: weights on one scale, record-level coverage, the gate, modes, order, matches."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from openproject_mcp.domain.search import (
+    DEFAULT_MIN_SCORE,
+    Field,
+    FieldMatch,
+    ItemMatch,
+    Ranked,
+    rank_records,
+    snippet,
+)
+
+
+@dataclass(frozen=True)
+class Doc:
+    id: int
+    title: str
+    body: str | None = None
+    tags: tuple[str, ...] | None = None
+    author: str | None = None
+
+
+FIELDS: tuple[Field[Doc], ...] = (
+    Field("title", 3.0, lambda d: d.title),
+    Field("body", 1.0, lambda d: d.body),
+    Field("tags", 0.5, lambda d: d.tags),
+)
+
+DOCS = (
+    Doc(1, "Budget approval", body="Nothing relevant here"),
+    Doc(2, "Weekly sync", body="We discussed the budget approval process at length"),
+    Doc(3, "Retrospective", body="No overlap", tags=("budget",)),
+    Doc(4, "Unrelated", body="Completely different subject matter"),
+)
+
+
+def rank(
+    query: str, docs: Sequence[Doc] = DOCS, fields: Sequence[Field[Doc]] = FIELDS, **options: Any
+) -> list[Ranked[Doc]]:
+    return rank_records(docs, query, fields, key=lambda d: d.id, **options)
+
+
+def ids(results: list[Ranked[Doc]]) -> list[int]:
+    return [result.record.id for result in results]
+
+
+# ------------------------------------------------------------------------ the seed's ranking table
+
+
+def test_a_title_match_ranks_above_a_body_match() -> None:
+    assert ids(rank("budget approval"))[:2] == [1, 2]
+
+
+def test_records_below_the_gate_are_left_out() -> None:
+    assert 4 not in ids(rank("budget approval"))
+
+
+@pytest.mark.parametrize("query", ["budgt aproval", "approval budget", "Budget Approval", "BUDGET approvals"])
+def test_typos_order_and_case_do_not_hide_the_title_match(query: str) -> None:
+    assert ids(rank(query))[0] == 1
+
+
+def test_matches_name_the_fields_with_snippets() -> None:
+    second = next(result for result in rank("budget approval") if result.record.id == 2)
+    assert second.matched_fields == ("body",)
+    assert second.matches[0].snippet == "We discussed the budget approval process at length"
+
+
+def test_list_valued_fields_are_searched() -> None:
+    assert 3 in ids(rank("budget"))
+
+
+def test_ties_break_by_ascending_key() -> None:
+    tied = (Doc(9, "Budget"), Doc(4, "Budget"), Doc(7, "Budget"))
+    assert ids(rank("budget", tied)) == [4, 7, 9]
+
+
+def test_the_limit_applies_after_sorting() -> None:
+    results = rank("budget", tuple(reversed(DOCS)), limit=1)
+    assert ids(results) == [1]
+    assert rank("budget", limit=0) == []
+
+
+def test_exact_mode_matches_only_literal_substrings() -> None:
+    assert sorted(ids(rank("budget approval", mode="exact"))) == [1, 2]
+
+
+def test_exact_mode_finds_nothing_for_a_typo() -> None:
+    assert rank("budgt aproval", mode="exact") == []
+
+
+def test_exact_mode_keeps_low_weight_hits_under_the_fuzzy_gate() -> None:
+    results = rank("budget", mode="exact")
+    tag_hit = next(result for result in results if result.record.id == 3)
+    assert tag_hit.score == pytest.approx(round(0.5 / 3, 2))
+    assert tag_hit.score < DEFAULT_MIN_SCORE
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\n\t"])
+def test_a_blank_query_returns_every_record_unscored_by_key(query: str) -> None:
+    results = rank(query, tuple(reversed(DOCS)))
+    assert ids(results) == [1, 2, 3, 4]
+    assert all(result.score == 0.0 and result.matches == () for result in results)
+    assert ids(rank(query, DOCS, limit=2)) == [1, 2]
+
+
+@pytest.mark.parametrize("query", ["bu", "B", " q3 "])
+def test_a_query_under_three_characters_uses_containment(query: str) -> None:
+    docs = (*DOCS, Doc(5, "Approval of Q3 budget"), Doc(6, "About us"))
+    needle = query.strip().lower()
+    results = rank(query, docs)
+    assert results
+    for result in results:
+        texts = [result.record.title, result.record.body or "", *(result.record.tags or ())]
+        assert any(needle in text.lower() for text in texts)
+        assert all(match.score == 1.0 for match in result.matches)
+
+
+def test_a_query_without_letters_or_digits_uses_containment() -> None:
+    docs = (Doc(1, "Why?!? nobody knows"), Doc(2, "Plain title"))
+    assert ids(rank("?!?", docs)) == [1]
+
+
+# ------------------------------------------------------------------------ one weight scale
+
+
+def test_a_deep_only_hit_scores_below_a_perfect_title_hit_on_the_shared_scale() -> None:
+    shallow: tuple[Field[Doc], ...] = (Field("title", 3.0, lambda d: d.title),)
+    deep: tuple[Field[Doc], ...] = (Field("body", 1.5, lambda d: d.body),)
+    scale = max(f.weight for f in (*shallow, *deep))
+    title_hit = rank("glossary", (Doc(1, "Glossary"),), shallow, weight_scale=scale)
+    body_hit = rank("flamegraph", (Doc(2, "Profiling", body="Read the flamegraph"),), deep, weight_scale=scale)
+    assert title_hit[0].score == 1.0
+    assert body_hit[0].score == 0.5
+    # Normalised against its own fields only, the deep hit would have tied the title hit.
+    assert rank("flamegraph", (Doc(2, "Profiling", body="Read the flamegraph"),), deep)[0].score == 1.0
+
+
+def test_the_default_scale_is_the_highest_declared_weight() -> None:
+    (result,) = rank("overlap", (Doc(1, "x", body="overlap"),))
+    assert result.score == round(1.0 / 3.0, 2)
+
+
+def test_a_strong_body_only_match_passes_the_gate_below_title_matches() -> None:
+    docs = (Doc(1, "Pgbouncer pool sizing"), Doc(2, "Database tuning", body="We moved pgbouncer to transaction mode"))
+    results = rank("pgbouncer", docs)
+    assert ids(results) == [1, 2]
+    assert results[1].score < DEFAULT_MIN_SCORE  # gated on the unweighted body score, not this
+
+
+def test_the_gate_is_the_min_score_option() -> None:
+    # Doc 3 holds one of the two words (a tag "budget"): 0.25, under the default gate only.
+    assert ids(rank("budget approval")) == [1, 2]
+    assert ids(rank("budget approval", min_score=0.0)) == [1, 2, 3]
+    assert rank("budget approval", min_score=1.01) == []
+
+
+# ------------------------------------------------------------------------ record-level coverage
+
+PEOPLE: tuple[Field[Doc], ...] = (
+    Field("title", 3.0, lambda d: d.title),
+    Field("author", 0.5, lambda d: d.author),
+)
+
+
+def test_a_person_and_a_topic_in_different_fields_outrank_either_alone() -> None:
+    docs = (
+        Doc(1, "Budget review", author="Ben Carter"),  # the topic only
+        Doc(2, "Team offsite", author="Anna Müller"),  # the person only
+        Doc(3, "Budget review", author="Anna Müller"),  # both, in two fields
+    )
+    results = rank("Müller's budget review", docs, PEOPLE)
+    assert ids(results) == [3, 1]
+    assert results[0].score > results[1].score
+    assert results[0].matched_fields == ("title", "author")
+
+
+def test_coverage_across_fields_can_lift_a_record_over_the_gate() -> None:
+    # Neither field alone reaches the gate (each covers one of two words: 0.25), together they do.
+    docs = (Doc(1, "Budget", author="Anna Keller"),)
+    assert ids(rank("keller budget", docs, PEOPLE)) == [1]
+    assert ids(rank("keller budget", (Doc(1, "Budget", author="Ben"),), PEOPLE)) == []
+
+
+def test_record_coverage_uses_the_weight_scale() -> None:
+    (result,) = rank("keller budget", (Doc(1, "Budget", author="Anna Keller"),), PEOPLE)
+    assert result.score == round((1.0 + 0.5 / 3.0) / 2, 2)
+
+
+def test_the_per_field_phrase_bonus_survives_record_coverage() -> None:
+    docs = (Doc(1, "Approval of the budget, then q3"), Doc(2, "Budget approv"))
+    # "budgt approval": doc 2 holds the phrase (with a typo and a prefix) and earns the bonus.
+    assert ids(rank("budgt approval", docs))[0] == 2
+
+
+# ------------------------------------------------------------------------ matches and items
+
+
+def test_matches_are_ordered_by_weighted_score_then_declaration() -> None:
+    fields: tuple[Field[Doc], ...] = (
+        Field("tags", 1.0, lambda d: d.tags),
+        Field("body", 1.0, lambda d: d.body),
+        Field("title", 3.0, lambda d: d.title),
+    )
+    (result,) = rank("budget", (Doc(1, "Budget", body="budget", tags=("budget",)),), fields)
+    assert result.matched_fields == ("title", "tags", "body")
+
+
+def test_list_fields_report_every_matching_element_best_first() -> None:
+    doc = Doc(1, "Weekly sync", tags=("hiring", "budgets approved", "budget", "misc", "budget"))
+    (result,) = rank("budget", (doc,))
+    assert result.matches == (
+        FieldMatch(
+            "tags",
+            1.0,
+            "budget",
+            (ItemMatch(2, 1.0, "budget"), ItemMatch(4, 1.0, "budget"), ItemMatch(1, 0.9, "budgets approved")),
+        ),
+    )
+
+
+def test_exact_mode_reports_list_items_too() -> None:
+    doc = Doc(1, "Sync", tags=("Budget review", "misc", "the BUDGET"))
+    (result,) = rank("budget", (doc,), mode="exact")
+    assert result.matches == (
+        FieldMatch("tags", 1.0, "Budget review", (ItemMatch(0, 1.0, "Budget review"), ItemMatch(2, 1.0, "the BUDGET"))),
+    )
+
+
+def test_field_scores_keep_full_precision() -> None:
+    (result,) = rank("approvals", (Doc(1, "Approval"),))
+    assert result.matches[0].score == pytest.approx(1 - 1 / 9 * 0.6)
+    assert result.score == round(1 - 1 / 9 * 0.6, 2)
+
+
+def test_string_fields_have_no_items() -> None:
+    (result,) = rank("approval", (DOCS[0],))
+    assert result.matches[0].items == ()
+
+
+def test_a_field_snippet_centres_on_its_matched_words() -> None:
+    body = "Intro. " + "filler words here. " * 20 + "The hiring freeze was confirmed. " + "more filler. " * 10
+    (result,) = rank("hiring freeze", (Doc(1, "Weekly sync", body=body),))
+    offset = body.index("hiring")
+    assert result.matches[0].snippet == snippet(body, [offset])
+    assert "hiring freeze" in (result.matches[0].snippet or "")
+
+
+def test_an_exact_mode_snippet_is_anchored_on_the_original_offset() -> None:
+    body = "ﬁﬁﬁ Straße — " * 30 + "the Idempotency-Key header" + " tail" * 40
+    (result,) = rank("idempotency-key", (Doc(1, "API", body=body),), mode="exact")
+    assert result.matches[0].snippet == snippet(body, [body.index("Idempotency-Key")])
+
+
+# ------------------------------------------------------------------------ scores and order
+
+
+def test_scores_are_rounded_to_two_decimals_and_bounded() -> None:
+    docs = tuple(Doc(i, title) for i, title in enumerate(["Budgets", "Budget approvl", "Budgeting", "xbudgetx"]))
+    for result in rank("budget approval", docs, min_score=0.0):
+        assert 0.0 <= result.score <= 1.0
+        assert result.score == round(result.score, 2)
+
+
+def test_order_does_not_depend_on_input_order() -> None:
+    forwards = rank("budget", DOCS)
+    backwards = rank("budget", tuple(reversed(DOCS)))
+    assert forwards == backwards
+
+
+def test_records_are_consumed_from_any_iterable() -> None:
+    assert ids(rank_records(iter(DOCS), "budget", FIELDS, key=lambda d: d.id))[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"limit": -1}, "limit"),
+        ({"mode": "regex"}, "mode"),
+        ({"weight_scale": 0.0}, "scale"),
+    ],
+)
+def test_invalid_options_are_refused(options: dict[str, Any], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        rank("budget", **options)
+
+
+def test_a_negative_weight_is_refused() -> None:
+    with pytest.raises(ValueError, match="negative"):
+        rank("budget", fields=(Field("title", -1.0, lambda d: d.title),))

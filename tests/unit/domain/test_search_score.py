@@ -1,0 +1,137 @@
+"""Token and field scores: the seed's rules in order, coverage, the phrase bonus, offsets."""
+
+from __future__ import annotations
+
+import pytest
+
+from openproject_mcp.domain.search import EDIT_PENALTY, PHRASE_BONUS, query_tokens, score_field, score_token
+from openproject_mcp.domain.search.score import vocabulary_hits
+
+
+@pytest.mark.parametrize(
+    ("query", "field", "expected"),
+    [
+        ("budget", "budget", 1.0),  # exact
+        ("ab", "ab", 1.0),  # exact beats the length gate
+        ("bud", "budget", 0.9),  # prefix from 3 letters
+        ("bu", "budget", 0.0),  # under 3 letters only an exact token counts
+        ("ab", "ac", 0.0),
+        ("prov", "approval", 0.75),  # contained, 4 letters or more
+        ("pro", "approval", 0.0),  # 3 letters are not enough to count as contained
+        ("budgt", "budget", 1 - 1 / 5 * EDIT_PENALTY),  # one edit on a 5-letter token
+        ("aproval", "approval", 1 - 1 / 7 * EDIT_PENALTY),
+        ("migraton", "migrate", 1 - 2 / 8 * EDIT_PENALTY),  # two edits allowed from 6 letters
+        ("cat", "dog", 0.0),  # guard: distance 3
+        ("red", "car", 0.0),
+        ("muller", "muller", 1.0),
+        ("brain", "brazil", 0.0),  # two edits on a 5-letter word: a different word
+        ("metro", "metrics", 0.0),  # not a prefix, three edits
+        ("brazil", "brain", 1 - 2 / 6 * EDIT_PENALTY),  # the long word may absorb two edits
+        ("reconcilation", "reconciliation", 1 - 1 / 13 * EDIT_PENALTY),
+        # Derivational morphology is out of reach of edit distance (see ADR 0003).
+        ("decide", "decision", 0.0),
+        ("decide", "decided", 0.9),
+    ],
+)
+def test_score_token_rules(query: str, field: str, expected: float) -> None:
+    assert score_token(query, field) == pytest.approx(expected)
+
+
+def test_a_typo_scores_between_nothing_and_exact() -> None:
+    assert 0.0 < score_token("budgt", "budget") < score_token("budget", "budget")
+
+
+def test_vocabulary_hits_agree_with_score_token() -> None:
+    vocabulary = {"budget", "budgets", "budgetary", "budge", "gadget", "fudge", "trudge", "bud", "xbudgetx", "dog"}
+    for query in ["budget", "budgt", "bud", "bu", "udge", "dgeb"]:
+        expected = {token: score_token(query, token) for token in vocabulary if score_token(query, token) > 0}
+        assert vocabulary_hits(query, vocabulary) == expected
+
+
+def field(query: str, text: str) -> float:
+    return score_field(query_tokens(query), text).score
+
+
+def test_coverage_ranks_both_tokens_above_one() -> None:
+    both = field("budget approval", "Approval of the budget")
+    one = field("budget approval", "Approval of the agenda")
+    assert both > one
+    assert one == pytest.approx(0.25)  # mean(1, 0) * coverage 1/2
+
+
+def test_coverage_keeps_a_one_word_hit_under_the_default_gate() -> None:
+    assert field("hiring decision", "Decision log") < 0.35
+
+
+@pytest.mark.parametrize(
+    ("query", "verbatim", "scattered"),
+    [
+        # The bonus only shows where tokens are not all exact: an all-exact field is already 1.
+        ("budget approv", "budget approval meeting", "approval of the yearly budget"),
+        ("budgt aproval", "Budget approval, Q3", "Approval of the budget for Q3"),
+        ("quartely pricing", "Quarterly pricing committee", "Pricing of the quarterly plan"),
+    ],
+)
+def test_a_verbatim_phrase_outranks_scattered_tokens(query: str, verbatim: str, scattered: str) -> None:
+    phrase, apart = field(query, verbatim), field(query, scattered)
+    assert phrase > apart
+    assert phrase == pytest.approx(min(1.0, apart + PHRASE_BONUS))
+
+
+def test_the_phrase_skips_field_stopwords() -> None:
+    # The query lost "of the"; the field keeps them, so they must not break the phrase.
+    with_stopwords = field("budgt approvl", "budget of the approval")
+    scattered = field("budgt approvl", "budget; summer approval")
+    assert with_stopwords > scattered
+
+
+def test_a_single_token_never_earns_the_phrase_bonus() -> None:
+    assert field("budgt", "budget") == pytest.approx(1 - 1 / 5 * EDIT_PENALTY)
+
+
+def test_an_all_exact_field_scores_one_with_or_without_the_phrase() -> None:
+    assert field("budget approval", "budget approval meeting") == 1.0
+    assert field("budget approval", "approval of the yearly budget") == 1.0
+
+
+def test_a_typo_in_the_query_is_tolerated() -> None:
+    assert field("budgt aproval", "Approval of Q3 budget") > 0.5
+
+
+def test_token_scores_follow_the_query_order() -> None:
+    result = score_field(("budget", "hiring", "approv"), "Approval of Q3 budget")
+    assert result.token_scores == (1.0, 0.0, 0.9)
+    assert result.score == pytest.approx((1.0 + 0.0 + 0.9) / 3 * (2 / 3))
+
+
+def test_matched_offsets_index_the_original_text() -> None:
+    text = "Approval of Q3 budget"
+    result = score_field(("budget",), text)
+    assert result.matched_offsets == (15,)
+    assert text[15:21] == "budget"
+
+
+def test_offsets_survive_text_that_changes_length_when_folded() -> None:
+    text = "ﬁﬁ Straße — Müller budget"
+    result = score_field(("muller", "budget"), text)
+    assert [text[offset : offset + 6] for offset in result.matched_offsets] == ["Müller", "budget"]
+
+
+def test_the_first_best_occurrence_is_the_anchor() -> None:
+    text = "a budgeting note, then the budget itself, then budget again"
+    assert score_field(("budget",), text).matched_offsets == (text.index("budget itself"),)
+
+
+@pytest.mark.parametrize(
+    ("query", "text"),
+    [((), "anything"), (("budget",), ""), (("budget",), "--- ..."), (("budget",), "nothing relevant")],
+)
+def test_empty_inputs_score_zero(query: tuple[str, ...], text: str) -> None:
+    result = score_field(query, text)
+    assert result.score == 0.0
+    assert result.matched_offsets == ()
+    assert result.token_scores == (0.0,) * len(query)
+
+
+def test_query_tokens_are_folded_like_field_text() -> None:
+    assert score_field(("Müller",), "anna muller").score == 1.0
