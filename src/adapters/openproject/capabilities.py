@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from openproject_mcp.adapters.openproject import endpoints, hal
 from openproject_mcp.adapters.openproject.client import OpenProjectClient
-from openproject_mcp.adapters.openproject.concurrency import first_error
+from openproject_mcp.adapters.openproject.concurrency import together
 from openproject_mcp.adapters.openproject.endpoints import filters_param
 from openproject_mcp.domain.capabilities import InstanceCapabilities
 from openproject_mcp.domain.errors import (
@@ -125,30 +125,28 @@ class _Probe:
         meetings_wanted = bool(wanted & {"meeting_list", "agenda_items", "meeting_participants"})
         wiki_wanted = bool(wanted & {"wiki_page_list", "wiki_bodies"})
         work_package_wanted = bool(wanted & {"wiki_page_links", "display_ids"})
-        with first_error():
-            async with asyncio.TaskGroup() as group:
-                meetings = group.create_task(self._listing(meetings_wanted, self._meetings))
-                search = group.create_task(self._answer("meeting_search_filter" in wanted, self._meeting_search))
-                project = group.create_task(self._listing(wiki_wanted, self._first_project))
-                work_package = group.create_task(self._listing(work_package_wanted, self._first_work_package))
+        meetings = asyncio.ensure_future(self._listing(meetings_wanted, self._meetings))
+        search = asyncio.ensure_future(self._answer("meeting_search_filter" in wanted, self._meeting_search))
+        project = asyncio.ensure_future(self._listing(wiki_wanted, self._first_project))
+        work_package = asyncio.ensure_future(self._listing(work_package_wanted, self._first_work_package))
+        await together([meetings, search, project, work_package])
 
         meeting_list = meetings.result()
         first_meeting: hal.MeetingHal | None = meeting_list.first
         first_project: hal.ProjectHal | None = project.result().first
         first_work_package: hal.WorkPackageHal | None = work_package.result().first
 
-        with first_error():
-            async with asyncio.TaskGroup() as group:
-                agenda = group.create_task(
-                    self._answer("agenda_items" in wanted, lambda: self._agenda_items(first_meeting))
-                )
-                participants = group.create_task(
-                    self._answer("meeting_participants" in wanted, lambda: self._participants(first_meeting))
-                )
-                wiki = group.create_task(self._wiki(first_project, wiki_wanted))
-                links = group.create_task(
-                    self._answer("wiki_page_links" in wanted, lambda: self._wiki_page_links(first_work_package))
-                )
+        agenda = asyncio.ensure_future(
+            self._answer("agenda_items" in wanted, lambda: self._agenda_items(first_meeting))
+        )
+        participants = asyncio.ensure_future(
+            self._answer("meeting_participants" in wanted, lambda: self._participants(first_meeting))
+        )
+        wiki = asyncio.ensure_future(self._wiki(first_project, wiki_wanted))
+        links = asyncio.ensure_future(
+            self._answer("wiki_page_links" in wanted, lambda: self._wiki_page_links(first_work_package))
+        )
+        await together([agenda, participants, wiki, links])
 
         answers: dict[str, Answer] = {
             "meeting_list": meeting_list.available,

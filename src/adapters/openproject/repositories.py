@@ -8,7 +8,6 @@ that cannot be read becomes ``UpstreamServerError``; the client's errors pass th
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -17,7 +16,7 @@ from typing import Any, TypeVar
 from openproject_mcp.adapters.openproject import endpoints, hal, mapping
 from openproject_mcp.adapters.openproject.capabilities import AiohttpCapabilityRepository, CapabilityCache
 from openproject_mcp.adapters.openproject.client import ForeignHrefError, OpenProjectClient, QueryParams
-from openproject_mcp.adapters.openproject.concurrency import first_error
+from openproject_mcp.adapters.openproject.concurrency import together
 from openproject_mcp.adapters.openproject.endpoints import Endpoint, filters_param, page_params, sort_param
 from openproject_mcp.domain.entities import (
     Activity,
@@ -102,11 +101,8 @@ async def _fetch_all(
     if not size or total is None or total <= len(elements):
         return first, elements
     pages = range(2, -(-total // size) + 1)
-    with first_error():
-        async with asyncio.TaskGroup() as group:
-            tasks = [group.create_task(_fetch(client, path, tp, {"offset": n, "pageSize": size})) for n in pages]
-    for task in tasks:
-        elements.extend(task.result().elements)
+    for more in await together(_fetch(client, path, tp, {"offset": n, "pageSize": size}) for n in pages):
+        elements.extend(more.elements)
     return first, elements
 
 
@@ -235,10 +231,8 @@ class AiohttpWorkPackageRepository(WorkPackageRepository):
     async def _names_of(self, user_ids: set[int]) -> dict[int, str]:
         missing = sorted(user_ids - self._user_names.keys())
         if missing:
-            with first_error():
-                async with asyncio.TaskGroup() as group:
-                    tasks = {uid: group.create_task(self._name_of(uid)) for uid in missing}
-            self._user_names.update({uid: task.result() for uid, task in tasks.items()})
+            names = await together(self._name_of(uid) for uid in missing)
+            self._user_names.update(zip(missing, names, strict=True))
         return {uid: self._user_names[uid] for uid in user_ids}
 
     async def _name_of(self, user_id: int) -> str:
@@ -378,14 +372,14 @@ class AiohttpMeetingRepository(MeetingRepository):
 
     async def details(self, meeting_id: int) -> MeetingDetails:
         meeting_path = endpoints.MEETING.path(id=meeting_id)
-        with first_error():
-            async with asyncio.TaskGroup() as group:
-                meeting_task = group.create_task(_fetch(self._client, meeting_path, hal.MeetingHal))
-                agenda_task = group.create_task(self._agenda_items(meeting_id))
+        meeting, agenda = await together(
+            [_fetch(self._client, meeting_path, hal.MeetingHal), self._agenda_items(meeting_id)]
+        )
+        assert isinstance(meeting, hal.MeetingHal)
         return MeetingDetails(
             meeting_id=meeting_id,
-            participants=mapping.participants(meeting_task.result()),
-            agenda_items=agenda_task.result(),
+            participants=mapping.participants(meeting),
+            agenda_items=agenda if isinstance(agenda, tuple) else None,
         )
 
     async def _agenda_items(self, meeting_id: int) -> tuple[AgendaItem, ...] | None:
@@ -394,13 +388,10 @@ class AiohttpMeetingRepository(MeetingRepository):
             collection = await _fetch(self._client, path, hal.Collection[hal.AgendaItemHal])
         except NotFoundError:
             return None  # before 17.4 (or the meeting is gone, which the meeting request reports)
-        with first_error():
-            async with asyncio.TaskGroup() as group:
-                outcome_tasks = [group.create_task(self._outcomes(item)) for item in collection.elements]
+        outcomes = await together(self._outcomes(item) for item in collection.elements)
         with _reading(self._client, path):
             items = [
-                mapping.agenda_item(item, task.result())
-                for item, task in zip(collection.elements, outcome_tasks, strict=True)
+                mapping.agenda_item(item, found) for item, found in zip(collection.elements, outcomes, strict=True)
             ]
         return tuple(sorted(items, key=lambda item: item.position))
 
@@ -418,10 +409,7 @@ class AiohttpMeetingRepository(MeetingRepository):
             collection = await _fetch(self._client, path, hal.Collection[hal.OutcomeHal])
             return collection.elements
         paths = [p for p in (_follow(self._client, link.href, endpoints.MEETING_OUTCOME) for link in links) if p]
-        with first_error():
-            async with asyncio.TaskGroup() as group:
-                tasks = [group.create_task(_fetch(self._client, p, hal.OutcomeHal)) for p in paths]
-        return [task.result() for task in tasks]
+        return await together(_fetch(self._client, p, hal.OutcomeHal) for p in paths)
 
 
 # Wiki ----------------------------------------------------------------------------------------
