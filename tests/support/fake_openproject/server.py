@@ -1,0 +1,305 @@
+"""The fake OpenProject server: an aiohttp ``TestServer`` on 127.0.0.1 with tenants, faults and a request log."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import json
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable, Collection, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from types import TracebackType
+from typing import Any
+
+from aiohttp import web
+from aiohttp.test_utils import TestServer
+from aiohttp.typedefs import Middleware
+
+from openproject_mcp.adapters.fixture import Dataset
+from openproject_mcp.domain.errors import InvalidQueryError, NotFoundError
+from tests.support.fake_openproject.errors import HAL_JSON, ApiError, error_body, error_name_for
+from tests.support.fake_openproject.profiles import Profile, profile_named
+from tests.support.fake_openproject.render import Renderer
+from tests.support.fake_openproject.routes import TENANT, Call, Route, Routes
+from tests.support.fake_openproject.tenant import Tenant
+
+_log = logging.getLogger(__name__)
+
+WWW_AUTHENTICATE = 'Basic realm="OpenProject API"'
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A failure the server answers with instead of (or before) the normal answer.
+
+    ``status``: the HTTP status to answer with (a HAL error body matching it unless ``body`` is
+    given); ``0`` drops the connection without answering; ``200`` with a ``body`` sends that raw
+    body (malformed or truncated JSON); ``200`` without a body answers normally, after ``delay``.
+    ``path`` is a regular expression searched (``re.search``) in the request path without its
+    query, both with and without the server's prefix. ``times`` is how many requests the fault
+    applies to (``None``: every one). Faults are checked in the order they were injected; the
+    first that matches applies, before authentication. Every request is logged, faulted or not.
+
+    Note for ``status=0``: aiohttp's client silently resends a GET once when a kept-alive
+    connection is dropped, so ``times=1`` may never reach the caller; use ``times>=2`` or ``None``.
+    """
+
+    status: int
+    path: str
+    times: int | None = None
+    retry_after: str | None = None
+    body: bytes | None = None
+    delay: float = 0.0
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request as it arrived. ``path`` is the full request path (prefix included, without the
+    query); ``token`` is the API token it presented (Basic ``apikey:<token>`` or Bearer), ``None``
+    if none; ``started``/``finished`` are ``time.monotonic()`` readings."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    token: str | None
+    started: float
+    finished: float
+
+
+class _ArmedFault:
+    def __init__(self, fault: Fault) -> None:
+        self.fault = fault
+        self.pattern = re.compile(fault.path)
+        self.remaining = fault.times
+
+    def matches(self, *paths: str) -> bool:
+        return (self.remaining is None or self.remaining > 0) and any(self.pattern.search(p) for p in paths)
+
+
+def token_of(authorization: str | None) -> str | None:
+    """The API token in an ``Authorization`` header, as OpenProject accepts it."""
+    if not authorization:
+        return None
+    scheme, _, credentials = authorization.strip().partition(" ")
+    credentials = credentials.strip()
+    if scheme.lower() == "bearer":
+        return credentials or None
+    if scheme.lower() != "basic":
+        return None
+    try:
+        decoded = base64.b64decode(credentials, validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    user, colon, password = decoded.partition(":")
+    return password if colon and user == "apikey" and password else None
+
+
+def _normalised_prefix(prefix: str) -> str:
+    stripped = prefix.strip("/")
+    return f"/{stripped}" if stripped else ""
+
+
+def _hal(payload: Any, status: int = 200) -> web.Response:
+    body = json.dumps(payload, ensure_ascii=False).encode()
+    return web.Response(status=status, body=body, content_type=HAL_JSON, charset="utf-8")
+
+
+def _error(
+    status: int, name: str, message: str | None = None, headers: Mapping[str, str] | None = None
+) -> web.Response:
+    return web.Response(
+        status=status,
+        body=error_body(name, message),
+        content_type=HAL_JSON,
+        charset="utf-8",
+        headers=dict(headers or {}),
+    )
+
+
+class FakeOpenProject:
+    """An OpenProject API v3 over datasets, for tests: ``async with FakeOpenProject({...}) as fake``.
+
+    ``tenants`` maps each API token to the dataset it sees; anything else is 401. The token's own
+    user (``me``) is the first active user of its dataset. Tokens in ``non_admin_tokens`` get 403
+    on ``GET /api/v3/users`` (use ``/principals``) and no ``coreVersion`` on the root. ``profile``
+    picks the OpenProject version played (see ``profiles.PROFILES``). ``latency`` delays every
+    answer; ``page_size_max`` is ``apiv3_max_page_size`` (at most 1000, the fixture paging's cap);
+    ``now`` is the clock of the meetings ``time`` filter.
+    """
+
+    def __init__(
+        self,
+        tenants: Mapping[str, Dataset],
+        *,
+        profile: str = "18.0",
+        latency: float = 0.0,
+        spec: dict[str, object] | None = None,
+        prefix: str = "",
+        page_size_max: int = 1000,
+        non_admin_tokens: Collection[str] = (),
+        now: Callable[[], datetime] | None = None,
+    ) -> None:
+        if not tenants:
+            raise ValueError("at least one tenant (token -> dataset) is needed")
+        unknown = set(non_admin_tokens) - set(tenants)
+        if unknown:
+            raise ValueError(f"non_admin_tokens names tokens that are not tenants: {sorted(unknown)}")
+        if page_size_max < 1:
+            raise ValueError("page_size_max must be positive")
+        self.profile: Profile = profile_named(profile)
+        self.latency = latency
+        self.prefix = _normalised_prefix(prefix)
+        self.page_size_max = page_size_max
+        self.requests: list[RecordedRequest] = []
+        self.max_in_flight = 0
+        self.server_errors: list[BaseException] = []
+        """Exceptions raised by the fake itself while answering (each answered as a 500)."""
+        self._tenants = {
+            token: Tenant(token, dataset, admin=token not in set(non_admin_tokens), now=now)
+            for token, dataset in tenants.items()
+        }
+        self._routes = Routes(self.profile, spec)
+        self._faults: list[_ArmedFault] = []
+        self._in_flight = 0
+        self._server: TestServer | None = None
+        self._base_url: str | None = None
+
+    # Lifecycle --------------------------------------------------------------------------------
+
+    async def __aenter__(self) -> FakeOpenProject:
+        app = web.Application(middlewares=[self._middleware()])
+        for path, route in self._routes.table():
+            app.router.add_get(f"{self.prefix}{path}", self._handler(route))
+        server = TestServer(app, host="127.0.0.1")
+        await server.start_server()
+        self._server = server
+        self._base_url = str(server.make_url(f"{self.prefix}/"))
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        server, self._server = self._server, None
+        if server is not None:
+            await server.close()
+
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/<prefix>/`` (always with the trailing slash)."""
+        if self._base_url is None:
+            raise RuntimeError("the fake server is not running: use it as `async with FakeOpenProject(...)`")
+        return self._base_url
+
+    # Test controls ----------------------------------------------------------------------------
+
+    def inject(self, fault: Fault) -> None:
+        self._faults.append(_ArmedFault(fault))
+
+    def clear(self) -> None:
+        """Forget the recorded requests and the faults; the in-flight peak restarts from now."""
+        self.requests.clear()
+        self._faults.clear()
+        self.max_in_flight = self._in_flight
+
+    def tenant(self, token: str) -> Tenant:
+        return self._tenants[token]
+
+    # Request handling -------------------------------------------------------------------------
+
+    def _take_fault(self, path: str) -> Fault | None:
+        unprefixed = path[len(self.prefix) :] if self.prefix and path.startswith(self.prefix) else path
+        for armed in self._faults:
+            if armed.matches(path, unprefixed):
+                if armed.remaining is not None:
+                    armed.remaining -= 1
+                return armed.fault
+        return None
+
+    def _finish(self, record: RecordedRequest) -> None:
+        finished = replace(record, finished=time.monotonic())
+        for index in range(len(self.requests) - 1, -1, -1):
+            if self.requests[index] is record:
+                self.requests[index] = finished
+                return
+
+    def _middleware(self) -> Middleware:
+        @web.middleware
+        async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
+            started = time.monotonic()
+            token = token_of(request.headers.get("Authorization"))
+            record = RecordedRequest(request.method, request.path, dict(request.query), token, started, started)
+            self.requests.append(record)
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+            try:
+                fault = self._take_fault(request.path)
+                delay = self.latency + (fault.delay if fault is not None else 0.0)
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                if fault is not None and (fault.status != 200 or fault.body is not None):
+                    return self._fault_answer(request, fault)
+                return await self._answer(request, handler, token)
+            finally:
+                self._in_flight -= 1
+                self._finish(record)
+
+        return middleware
+
+    def _fault_answer(self, request: web.Request, fault: Fault) -> web.StreamResponse:
+        if fault.status == 0:
+            transport = request.transport
+            if transport is not None:
+                transport.abort()
+            raise web.HTTPServiceUnavailable()  # never delivered: the connection is gone
+        headers: dict[str, str] = {}
+        if fault.retry_after is not None:
+            headers["Retry-After"] = fault.retry_after
+        if fault.status == 401:
+            headers["WWW-Authenticate"] = WWW_AUTHENTICATE
+        if fault.body is not None:
+            return web.Response(status=fault.status, body=fault.body, content_type=HAL_JSON, headers=headers)
+        return _error(fault.status, error_name_for(fault.status), headers=headers)
+
+    async def _answer(self, request: web.Request, handler: Handler, token: str | None) -> web.StreamResponse:
+        tenant = self._tenants.get(token) if token is not None else None
+        if tenant is None:
+            return _error(401, "Unauthenticated", headers={"WWW-Authenticate": WWW_AUTHENTICATE})
+        if request.method not in ("GET", "HEAD"):
+            return _error(405, "NotFound", f"{request.method} is not supported by this read-only fake.")
+        request[TENANT] = tenant
+        try:
+            return await handler(request)
+        except web.HTTPNotFound:
+            return _error(404, "NotFound", "The requested resource could not be found.")
+        except web.HTTPMethodNotAllowed:
+            return _error(405, "NotFound", f"{request.method} is not supported here.")
+        except ApiError as exc:
+            return _error(exc.status, exc.name, exc.message, exc.headers)
+        except NotFoundError as exc:
+            return _error(404, "NotFound", exc.message)
+        except InvalidQueryError as exc:
+            return _error(400, "InvalidQuery", exc.message)
+        except Exception as exc:
+            _log.exception("the fake OpenProject failed on %s %s", request.method, request.path_qs)
+            self.server_errors.append(exc)
+            return _error(500, "InternalServerError")
+
+    def _handler(self, route: Route) -> Handler:
+        async def handle(request: web.Request) -> web.StreamResponse:
+            tenant = request[TENANT]
+            call = Call(
+                tenant=tenant,
+                render=Renderer(self.prefix, self.profile, tenant),
+                match=request.match_info,
+                query=request.query,
+                page_size_max=self.page_size_max,
+            )
+            return _hal(await route(call))
+
+        return handle

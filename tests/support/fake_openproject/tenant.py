@@ -1,0 +1,78 @@
+"""What one API token sees: its dataset, the in-memory repositories over it, and derived indexes.
+
+The repositories are the fixture backend's own, so the fake server filters, sorts and pages
+exactly as the fixture backend does; this module only adds what HAL rendering needs on top
+(synthetic ids for meeting outcomes, indexes from agenda items and activities back to their owners).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from openproject_mcp.adapters.fixture import (
+    Dataset,
+    InMemoryMeetingRepository,
+    InMemoryMetadataRepository,
+    InMemoryProjectRepository,
+    InMemoryQueryRepository,
+    InMemoryWikiPageLinkRepository,
+    InMemoryWikiPageRepository,
+    InMemoryWorkPackageRepository,
+)
+from openproject_mcp.domain.entities import Activity, AgendaItem, Meeting, User
+
+OUTCOME_IDS_PER_ITEM = 1000
+"""The dataset gives outcomes no ids: outcome ``i`` (0-based) of agenda item ``a`` is ``a * 1000 + i + 1``."""
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeRef:
+    id: int
+    meeting: Meeting
+    item: AgendaItem
+    notes: str
+
+
+def outcome_id(item: AgendaItem, index: int) -> int:
+    return item.id * OUTCOME_IDS_PER_ITEM + index + 1
+
+
+def current_user_of(dataset: Dataset) -> User | None:
+    """Whom the token belongs to: the first active user of the dataset (by ascending id)."""
+    return next((user for user in dataset.users.values() if user.status == "active"), None)
+
+
+class Tenant:
+    """One token's view of the instance."""
+
+    def __init__(self, token: str, dataset: Dataset, *, admin: bool, now: Callable[[], datetime] | None = None) -> None:
+        self.token = token
+        self.dataset = dataset
+        self.admin = admin
+        self.current_user = current_user_of(dataset)
+        current_id = self.current_user.id if self.current_user else None
+        self.projects = InMemoryProjectRepository(dataset)
+        self.work_packages = InMemoryWorkPackageRepository(dataset, current_user_id=current_id)
+        self.queries = InMemoryQueryRepository(dataset, current_user_id=current_id)
+        self.metadata = InMemoryMetadataRepository(dataset)
+        self.meetings = InMemoryMeetingRepository(dataset, now=now or (lambda: datetime.now(UTC)))
+        self.wiki_pages = InMemoryWikiPageRepository(dataset)
+        self.wiki_page_links = InMemoryWikiPageLinkRepository(dataset)
+
+        self.agenda_items: dict[int, tuple[Meeting, AgendaItem]] = {}
+        self.outcomes: dict[int, OutcomeRef] = {}
+        for meeting_id, details in dataset.meeting_details.items():
+            meeting = dataset.meetings[meeting_id]
+            for item in details.agenda_items or ():
+                self.agenda_items[item.id] = (meeting, item)
+                for index, notes in enumerate(item.outcomes):
+                    ref = OutcomeRef(outcome_id(item, index), meeting, item, notes)
+                    self.outcomes[ref.id] = ref
+
+        self.activities: dict[int, tuple[int, Activity]] = {
+            activity.id: (work_package_id, activity)
+            for work_package_id, timeline in dataset.activities.items()
+            for activity in timeline
+        }

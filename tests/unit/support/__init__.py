@@ -1,0 +1,1 @@
+"""Tests of the test support code (the fake OpenProject server)."""
