@@ -16,3 +16,12 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"{path} is not present beside the checkout")
     return path
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--live",
+        action="store_true",
+        default=False,
+        help="also run the contract suite against the real OpenProject in OPENPROJECT_BASE_URL/OPENPROJECT_API_KEY",
+    )
