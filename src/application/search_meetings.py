@@ -45,7 +45,6 @@ from openproject_mcp.domain.search import Field
 from openproject_mcp.ports import CapabilityRepository, MeetingRepository
 
 CANDIDATE_LIMIT = 250
-LIST_PAGE_SIZE = 100
 
 SHALLOW_FIELDS: tuple[Field[Meeting], ...] = (
     Field("title", 3.0, lambda m: m.title),
@@ -188,11 +187,14 @@ class SearchMeetings:
         self, query: str, base: list[Filter], capabilities: InstanceCapabilities
     ) -> CandidateSet[Meeting]:
         found: CandidateSet[Meeting] = CandidateSet()
-        first = await self._meetings.list(base, NEWEST_FIRST, PageRequest(1, LIST_PAGE_SIZE))
+        # One request covers the window unless the instance caps pageSize lower; then the other
+        # pages are read concurrently, now that the first one gave the total and the real size.
+        first = await self._meetings.list(base, NEWEST_FIRST, PageRequest(1, CANDIDATE_LIMIT))
         found.add(first.items, lambda m: m.id)
-        pages = math.ceil(min(first.total, CANDIDATE_LIMIT) / LIST_PAGE_SIZE)
+        size = max(1, first.page_size)
+        pages = math.ceil(min(first.total, CANDIDATE_LIMIT) / size)
         rest = await asyncio.gather(
-            *(self._meetings.list(base, NEWEST_FIRST, PageRequest(n, LIST_PAGE_SIZE)) for n in range(2, pages + 1))
+            *(self._meetings.list(base, NEWEST_FIRST, PageRequest(n, size)) for n in range(2, pages + 1))
         )
         for more in rest:
             found.add(more.items, lambda m: m.id)
