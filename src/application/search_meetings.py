@@ -186,30 +186,26 @@ class SearchMeetings:
     async def _candidates(
         self, query: str, base: list[Filter], capabilities: InstanceCapabilities
     ) -> CandidateSet[Meeting]:
-        found: CandidateSet[Meeting] = CandidateSet()
-        # One request covers the window unless the instance caps pageSize lower; then the other
-        # pages are read concurrently, now that the first one gave the total and the real size.
-        first = await self._meetings.list(base, NEWEST_FIRST, PageRequest(1, CANDIDATE_LIMIT))
-        found.add(first.items, lambda m: m.id)
-        size = max(1, first.page_size)
-        pages = math.ceil(min(first.total, CANDIDATE_LIMIT) / size)
-        rest = await asyncio.gather(
-            *(self._meetings.list(base, NEWEST_FIRST, PageRequest(n, size)) for n in range(2, pages + 1))
+        terms = full_text_terms(query) if capabilities.meeting_search_filter else ()
+        # The full-text legs do not depend on the list, so they run while it is read.
+        window = asyncio.ensure_future(self._window(base))
+        legs = asyncio.ensure_future(
+            asyncio.gather(*(self._full_text(base, term) for term in terms), return_exceptions=True)
         )
-        for more in rest:
-            found.add(more.items, lambda m: m.id)
-        if len(found.by_id) > CANDIDATE_LIMIT:
-            found.by_id = dict(list(found.by_id.items())[:CANDIDATE_LIMIT])
-        found.limit_reached = first.total > CANDIDATE_LIMIT
+        try:
+            found = await window
+            outcomes = await legs
+        finally:
+            for task in (window, legs):
+                task.cancel()
+            await asyncio.gather(window, legs, return_exceptions=True)
 
         if not capabilities.meeting_search_filter:
-            if first.total > len(found.by_id):
+            if found.limit_reached:
                 found.notes.append(
                     "This OpenProject version has no meeting full-text search, so older meetings were not searched."
                 )
             return found
-        terms = full_text_terms(query)
-        outcomes = await asyncio.gather(*(self._full_text(base, term) for term in terms), return_exceptions=True)
         for term, outcome in zip(terms, outcomes, strict=True):
             if isinstance(outcome, InvalidQueryError):
                 found.notes.append(
@@ -224,6 +220,27 @@ class SearchMeetings:
                 found.notes.append(f"The full-text search for {term!r} failed ({outcome.message}).")
                 continue
             found.add(outcome.items, lambda m: m.id, server_match=True)
+        return found
+
+    async def _window(self, base: list[Filter]) -> CandidateSet[Meeting]:
+        """The most recent meetings in scope, up to the candidate limit.
+
+        One request covers the window unless the instance caps pageSize lower; then the other
+        pages are read concurrently, now that the first one gave the total and the real size.
+        """
+        found: CandidateSet[Meeting] = CandidateSet()
+        first = await self._meetings.list(base, NEWEST_FIRST, PageRequest(1, CANDIDATE_LIMIT))
+        found.add(first.items, lambda m: m.id)
+        size = max(1, first.page_size)
+        pages = math.ceil(min(first.total, CANDIDATE_LIMIT) / size)
+        rest = await asyncio.gather(
+            *(self._meetings.list(base, NEWEST_FIRST, PageRequest(n, size)) for n in range(2, pages + 1))
+        )
+        for more in rest:
+            found.add(more.items, lambda m: m.id)
+        if len(found.by_id) > CANDIDATE_LIMIT:
+            found.by_id = dict(list(found.by_id.items())[:CANDIDATE_LIMIT])
+        found.limit_reached = first.total > CANDIDATE_LIMIT
         return found
 
     async def _full_text(self, base: list[Filter], term: str) -> Page[Meeting]:

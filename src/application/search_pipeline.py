@@ -6,10 +6,13 @@ not in the enrichment cache, at most ``concurrency`` at a time, and ranks those 
 all their fields. A record's final score is the higher of the two; both phases normalise
 against one weight scale, so a deep-only hit never ties a perfect title hit.
 
-Which candidates are enriched: the shallow matches, best first; then candidates that the
-server's full-text search said match somewhere (their match is deep, however old they are);
-then the most recently updated. Cached deep content is used for every candidate it exists
-for and costs nothing against the budget, so a repeated search sees deeper.
+Which candidates are enriched: first those with evidence of a match — the shallow matches,
+best first, then candidates the server's full-text search returned (their match is deep,
+however old they are) — and up to ``enrich_limit`` of them that are not cached are fetched;
+then, while fewer than ``enrich_limit`` positions are used (fetched or cached), the most
+recently updated fill the window. Cached deep content is used for every candidate it exists
+for and costs nothing, so a repeated search costs only its candidate requests, and a search
+with more matches than the budget sees the next ones when it is repeated.
 
 An error that ``aborts_search`` (401, 403, 429) fails the whole search; any other failure to
 enrich one record leaves it at its shallow score and is counted.
@@ -114,12 +117,17 @@ async def run_search(
 
     deep: dict[int, D] = {}
     to_fetch: list[C] = []
-    for candidate in _enrichment_order(spec, by_key, [spec.key(r.record) for r in shallow], server_matches):
-        cached = spec.cache.get(spec.key(candidate), spec.version(candidate)) if spec.cache else None
-        if cached is not None:
-            deep[spec.key(candidate)] = cached
-        elif len(to_fetch) < settings.enrich_limit:
-            to_fetch.append(candidate)
+    evidence, backfill = _enrichment_order(spec, by_key, [spec.key(r.record) for r in shallow], server_matches)
+    window = 0  # enrichment positions used: fetched or already cached
+    for candidates, backfilling in ((evidence, False), (backfill, True)):
+        for candidate in candidates:
+            cached = spec.cache.get(spec.key(candidate), spec.version(candidate)) if spec.cache else None
+            if cached is not None:
+                deep[spec.key(candidate)] = cached
+                window += 1
+            elif len(to_fetch) < settings.enrich_limit and not (backfilling and window >= settings.enrich_limit):
+                to_fetch.append(candidate)
+                window += 1
 
     failures = 0
     done = 0
@@ -173,7 +181,8 @@ async def run_search(
 
 def _enrichment_order(
     spec: SearchSpec[C, D], by_key: dict[int, C], shallow_keys: list[int], server_matches: Collection[int]
-) -> list[C]:
+) -> tuple[list[C], list[C]]:
+    """Candidates with evidence of a match (shallow hits, then server full-text hits), and the rest."""
     seen = set(shallow_keys)
     hinted = [by_key[k] for k in by_key if k in server_matches and k not in seen]
     seen.update(spec.key(c) for c in hinted)
@@ -183,7 +192,7 @@ def _enrichment_order(
         moment = spec.recency(candidate) or _EPOCH
         return (-moment.timestamp(), spec.key(candidate))
 
-    return [by_key[k] for k in shallow_keys] + sorted(hinted, key=newest_first) + sorted(rest, key=newest_first)
+    return [by_key[k] for k in shallow_keys] + sorted(hinted, key=newest_first), sorted(rest, key=newest_first)
 
 
 def lift(field: Field[C]) -> Field[Enriched[C, D]]:

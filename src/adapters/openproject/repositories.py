@@ -343,6 +343,9 @@ class AiohttpApiSpecRepository(ApiSpecRepository):
 class AiohttpMeetingRepository(MeetingRepository):
     def __init__(self, client: OpenProjectClient) -> None:
         self._client = client
+        # Meetings this call already received (lists carry the participant links): details()
+        # then needs one request, for the agenda, instead of two. Lives as long as the call.
+        self._seen: dict[int, hal.MeetingHal] = {}
 
     async def list(self, filters: Sequence[Filter], sort_by: Sequence[SortKey], page: PageRequest) -> Page[Meeting]:
         params: dict[str, str | int] = dict(page_params(page))
@@ -362,19 +365,26 @@ class AiohttpMeetingRepository(MeetingRepository):
             ) from exc
         with _reading(self._client, path):
             items = tuple(mapping.meeting(e) for e in collection.elements)
+        self._seen.update((e.id, e) for e in collection.elements)
         return mapping.page_of(collection, items, page)
 
     async def get(self, meeting_id: int) -> Meeting:
         path = endpoints.MEETING.path(id=meeting_id)
         resource = await _fetch(self._client, path, hal.MeetingHal)
+        self._seen[resource.id] = resource
         with _reading(self._client, path):
             return mapping.meeting(resource)
 
     async def details(self, meeting_id: int) -> MeetingDetails:
-        meeting_path = endpoints.MEETING.path(id=meeting_id)
-        meeting, agenda = await together(
-            [_fetch(self._client, meeting_path, hal.MeetingHal), self._agenda_items(meeting_id)]
-        )
+        seen = self._seen.get(meeting_id)
+        if seen is not None:
+            meeting: object = seen
+            agenda: object = await self._agenda_items(meeting_id)
+        else:
+            meeting_path = endpoints.MEETING.path(id=meeting_id)
+            meeting, agenda = await together(
+                [_fetch(self._client, meeting_path, hal.MeetingHal), self._agenda_items(meeting_id)]
+            )
         assert isinstance(meeting, hal.MeetingHal)
         return MeetingDetails(
             meeting_id=meeting_id,

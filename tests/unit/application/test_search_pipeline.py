@@ -153,7 +153,7 @@ async def test_other_failures_degrade_one_record_and_are_counted(error: OpenProj
     assert [h.candidate.id for h in result.hits] == [30]  # still found on its shallow score
 
 
-async def test_cache_hits_do_not_count_against_the_budget_so_repeats_see_deeper() -> None:
+async def test_a_repeated_search_costs_no_enrichment_once_its_window_is_cached() -> None:
     caches = TenantCaches()
     cache: EnrichmentCache[str] = EnrichmentCache(caches, tenant_key("https://op.example/", "alice"), "body")
     docs = corpus(80)
@@ -161,10 +161,36 @@ async def test_cache_hits_do_not_count_against_the_budget_so_repeats_see_deeper(
     await run_search(spec_for(first, cache), docs, "budget", "fuzzy")
     second = DeepSource({}, {})
     result = await run_search(spec_for(second, cache), docs, "budget", "fuzzy")
+    assert first.calls is not None and len(first.calls) == 25
+    assert second.calls == []
+    assert result.enriched == 25
+
+
+async def test_with_more_matches_than_the_budget_a_repeat_reads_the_next_ones() -> None:
+    caches = TenantCaches()
+    cache: EnrichmentCache[str] = EnrichmentCache(caches, "tenant:x", "body")
+    docs = [Doc(i, f"Budget line {i}", BASE + timedelta(hours=i)) for i in range(1, 61)]
+    bodies = dict.fromkeys(range(1, 61), "approved")
+    first = DeepSource(bodies, {})
+    once = await run_search(spec_for(first, cache), docs, "budget line", "fuzzy")
+    second = DeepSource(bodies, {})
+    twice = await run_search(spec_for(second, cache), docs, "budget line", "fuzzy")
     assert first.calls is not None and second.calls is not None
     assert len(first.calls) == len(second.calls) == 25
     assert not set(first.calls) & set(second.calls)
-    assert result.enriched == 50
+    assert once.enriched == 25 and twice.enriched == 50
+    assert all(hit.score <= 1 for hit in twice.hits)
+
+
+async def test_cached_content_beyond_the_window_is_used_for_free() -> None:
+    caches = TenantCaches()
+    cache: EnrichmentCache[str] = EnrichmentCache(caches, "tenant:x", "body")
+    docs = corpus(40)
+    cache.put(1, docs[0].updated.isoformat(), "the escrow decision")  # the oldest: never in the window
+    source = DeepSource({}, {})
+    result = await run_search(spec_for(source, cache), docs, "escrow", "fuzzy")
+    assert [h.candidate.id for h in result.hits] == [1]
+    assert source.calls is not None and 1 not in source.calls and len(source.calls) == 25
 
 
 async def test_an_updated_record_is_fetched_again() -> None:
