@@ -6,9 +6,9 @@ import asyncio
 from dataclasses import dataclass
 
 from openproject_mcp.application.arguments import page_request, positive_id
-from openproject_mcp.application.presenters import agenda_item_view, meeting_summary
+from openproject_mcp.application.presenters import agenda_item_view, meeting_fields, meeting_summary
 from openproject_mcp.application.project_scope import ProjectResolver
-from openproject_mcp.application.views import MeetingDetail, MeetingList
+from openproject_mcp.application.views import MeetingDetail, MeetingList, envelope
 from openproject_mcp.domain.errors import InvalidArgumentError
 from openproject_mcp.domain.queries import Filter, SortKey
 from openproject_mcp.ports import MeetingRepository
@@ -49,11 +49,7 @@ class ListMeetings:
         result = await self._meetings.list(filters, sort, page)
         return MeetingList(
             meetings=tuple(meeting_summary(m) for m in result.items),
-            total=result.total,
-            count=len(result.items),
-            page_size=page.page_size,
-            offset=page.offset,
-            has_more=page.offset * page.page_size < result.total,
+            **envelope(page, result),
         )
 
 
@@ -70,7 +66,6 @@ class GetMeeting:
     async def execute(self, request: GetMeetingRequest) -> MeetingDetail:
         meeting_id = positive_id(request.meeting_id, "id")
         meeting, details = await asyncio.gather(self._meetings.get(meeting_id), self._meetings.details(meeting_id))
-        summary = meeting_summary(meeting)
         notes: list[str] = []
         agenda = None
         if request.include_agenda_items:
@@ -81,15 +76,7 @@ class GetMeeting:
         if details.participants is None:
             notes.append(PARTICIPANTS_UNAVAILABLE)
         return MeetingDetail(
-            id=summary.id,
-            title=summary.title,
-            start_time=summary.start_time,
-            project=summary.project,
-            end_time=summary.end_time,
-            duration=summary.duration,
-            location=summary.location,
-            state=summary.state,
-            author=summary.author,
+            **meeting_fields(meeting),
             participants=details.participants or None,
             agenda_items=agenda,
             notes=tuple(notes) or None,

@@ -15,6 +15,7 @@ from openproject_mcp.application.views import (
     TypeView,
     UserList,
     UserView,
+    envelope,
 )
 from openproject_mcp.domain.errors import ForbiddenError, InvalidArgumentError
 from openproject_mcp.domain.queries import Filter
@@ -109,10 +110,6 @@ class ListUsers:
             users=tuple(
                 UserView(id=u.id, name=u.name, login=u.login, email=u.email, status=u.status) for u in result.items
             ),
-            total=result.total,
-            count=len(result.items),
-            page_size=page.page_size,
-            offset=page.offset,
-            has_more=page.offset * page.page_size < result.total,
+            **envelope(page, result),
             notes=notes,
         )

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from openproject_mcp.application.arguments import page_request, parse_filters, parse_sort_by
 from openproject_mcp.application.presenters import project_detail, project_summary
-from openproject_mcp.application.views import ProjectDetail, ProjectList
+from openproject_mcp.application.views import ProjectDetail, ProjectList, envelope
 from openproject_mcp.domain.errors import InvalidArgumentError
 from openproject_mcp.ports import ProjectRepository
 
@@ -32,11 +32,7 @@ class ListProjects:
         result = await self._projects.list(filters, sort_by, page)
         return ProjectList(
             projects=tuple(project_summary(p) for p in result.items),
-            total=result.total,
-            count=len(result.items),
-            page_size=page.page_size,
-            offset=page.offset,
-            has_more=page.offset * page.page_size < result.total,
+            **envelope(page, result),
         )
 
 

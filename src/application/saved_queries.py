@@ -15,6 +15,7 @@ from openproject_mcp.application.views import (
     SavedQuerySummary,
     SortView,
     WorkPackageList,
+    envelope,
 )
 from openproject_mcp.ports import QueryRepository
 
@@ -40,11 +41,7 @@ class ListQueries:
                 SavedQuerySummary(id=q.id, name=q.name, public=q.public, starred=q.starred, project=q.project)
                 for q in result.items
             ),
-            total=result.total,
-            count=len(result.items),
-            page_size=page.page_size,
-            offset=page.offset,
-            has_more=page.offset * page.page_size < result.total,
+            **envelope(page, result),
         )
 
 
@@ -77,10 +74,6 @@ class GetQuery:
             query=definition,
             results=WorkPackageList(
                 work_packages=tuple(work_package_summary(w) for w in results.items),
-                total=results.total,
-                count=len(results.items),
-                page_size=page.page_size,
-                offset=page.offset,
-                has_more=page.offset * page.page_size < results.total,
+                **envelope(page, results),
             ),
         )

@@ -12,6 +12,7 @@ from datetime import date, datetime
 from typing import Any, Literal
 
 from openproject_mcp.domain.entities import NamedRef, WikiPageRef, WorkPackageRef
+from openproject_mcp.domain.queries import Page, PageRequest
 
 MatchModeName = Literal["fuzzy", "exact"]
 MeetingMatchType = Literal["title", "location", "agenda_item", "participant", "author", "project"]
@@ -34,16 +35,7 @@ class ProjectSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class ProjectDetail:
-    id: int
-    identifier: str
-    name: str
-    active: bool
-    public: bool
-    description: str | None = None
-    parent: NamedRef | None = None
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+class ProjectDetail(ProjectSummary):
     status: str | None = None
     status_explanation: str | None = None
 
@@ -77,21 +69,7 @@ class WorkPackageSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class WorkPackageDetail:
-    id: int
-    subject: str
-    type: str
-    status: str
-    project: NamedRef
-    display_id: str | None = None
-    priority: str | None = None
-    assignee: NamedRef | None = None
-    author: NamedRef | None = None
-    start_date: date | None = None
-    due_date: date | None = None
-    percentage_done: int | None = None
-    created_at: datetime | None = None
-    updated_at: datetime | None = None
+class WorkPackageDetail(WorkPackageSummary):
     description: str | None = None
     parent: WorkPackageRef | None = None
     children: tuple[WorkPackageRef, ...] | None = None
@@ -334,16 +312,7 @@ class AgendaItemView:
 
 
 @dataclass(frozen=True, slots=True)
-class MeetingDetail:
-    id: int
-    title: str
-    start_time: datetime
-    project: NamedRef
-    end_time: datetime | None = None
-    duration: int | None = None
-    location: str | None = None
-    state: str | None = None
-    author: NamedRef | None = None
+class MeetingDetail(MeetingSummary):
     participants: tuple[NamedRef, ...] | None = None
     agenda_items: tuple[AgendaItemView, ...] | None = None
     notes: tuple[str, ...] | None = None
@@ -443,6 +412,17 @@ class WikiPageLinkList:
     page_size: int
     offset: int
     has_more: bool
+
+
+def envelope(requested: PageRequest, page: Page[Any]) -> dict[str, Any]:
+    """The pagination keys every list result carries, for one page of a collection."""
+    return {
+        "total": page.total,
+        "count": len(page.items),
+        "page_size": requested.page_size,
+        "offset": requested.offset,
+        "has_more": requested.offset * requested.page_size < page.total,
+    }
 
 
 def cut_text(text: str | None) -> tuple[str | None, bool]:

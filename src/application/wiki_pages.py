@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from openproject_mcp.application.arguments import page_request, positive_id
 from openproject_mcp.application.presenters import attachment_view, wiki_page_link_view
-from openproject_mcp.application.views import WikiPageDetail, WikiPageLinkList, cut_text
+from openproject_mcp.application.views import WikiPageDetail, WikiPageLinkList, cut_text, envelope
 from openproject_mcp.ports import WikiPageLinkRepository, WikiPageRepository
 
 WIKI_TEXT_UNAVAILABLE = (
@@ -58,9 +58,5 @@ class ListWikiPageLinks:
         result = await self._links.list(work_package_id, page)
         return WikiPageLinkList(
             links=tuple(wiki_page_link_view(link) for link in result.items),
-            total=result.total,
-            count=len(result.items),
-            page_size=page.page_size,
-            offset=page.offset,
-            has_more=page.offset * page.page_size < result.total,
+            **envelope(page, result),
         )

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from openproject_mcp.application.arguments import page_request, parse_filters, parse_sort_by, positive_id
 from openproject_mcp.application.presenters import work_package_detail, work_package_summary
 from openproject_mcp.application.project_scope import ProjectResolver
-from openproject_mcp.application.views import WorkPackageDetail, WorkPackageList
+from openproject_mcp.application.views import WorkPackageDetail, WorkPackageList, envelope
 from openproject_mcp.domain.errors import InvalidArgumentError
 from openproject_mcp.domain.queries import Filter, replace_filters
 from openproject_mcp.ports import MetadataRepository, WorkPackageRepository
@@ -130,11 +130,7 @@ class ListWorkPackages:
         result = await self._work_packages.list(filters, sort_by, page)
         return WorkPackageList(
             work_packages=tuple(work_package_summary(w) for w in result.items),
-            total=result.total,
-            count=len(result.items),
-            page_size=page.page_size,
-            offset=page.offset,
-            has_more=page.offset * page.page_size < result.total,
+            **envelope(page, result),
         )
 
 
