@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from openproject_mcp.domain.entities import NamedRef, WikiPageRef, WorkPackageRef
 from openproject_mcp.domain.queries import Page, PageRequest
 
 MatchModeName = Literal["fuzzy", "exact"]
 MeetingMatchType = Literal["title", "location", "agenda_item", "participant", "author", "project"]
+
+H = TypeVar("H")
 
 # Long user text is cut here; the record then carries ``truncated: true``.
 TEXT_LIMIT = 20_000
@@ -126,18 +128,25 @@ class WorkPackageHit:
 
 
 @dataclass(frozen=True, slots=True)
-class WorkPackageSearchPage:
+class SearchPage(Generic[H]):
+    """A page of ranked hits, with what the search could and could not read."""
+
     total: int
     count: int
     page_size: int
     offset: int
     has_more: bool
-    elements: tuple[WorkPackageHit, ...]
+    elements: tuple[H, ...]
     match_mode: MatchModeName
     degraded: bool
     enrichment_failures: int
     coverage: Coverage | None = None
     notes: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class WorkPackageSearchPage(SearchPage[WorkPackageHit]):
+    pass
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,18 +345,8 @@ class MeetingHit:
 
 
 @dataclass(frozen=True, slots=True)
-class MeetingSearchPage:
-    total: int
-    count: int
-    page_size: int
-    offset: int
-    has_more: bool
-    elements: tuple[MeetingHit, ...]
-    match_mode: MatchModeName
-    degraded: bool
-    enrichment_failures: int
-    coverage: Coverage | None = None
-    notes: tuple[str, ...] | None = None
+class MeetingSearchPage(SearchPage[MeetingHit]):
+    pass
 
 
 @dataclass(frozen=True, slots=True)
