@@ -31,7 +31,7 @@ from openproject_mcp.application.search_pipeline import (
 )
 from openproject_mcp.application.views import Coverage, MatchModeName, WorkPackageHit, WorkPackageSearchPage
 from openproject_mcp.application.work_packages import EVERYWHERE, WorkPackageScope, scope_filters
-from openproject_mcp.domain.entities import Activity, WorkPackage
+from openproject_mcp.domain.entities import WorkPackage
 from openproject_mcp.domain.errors import OpenProjectMcpError
 from openproject_mcp.domain.queries import Filter, Page, PageRequest, SortKey
 from openproject_mcp.domain.search import Field
@@ -181,8 +181,7 @@ class SearchWorkPackages:
         return await self._work_packages.list((*base, *leg.extra), NEWEST_FIRST, PageRequest(1, leg.size))
 
     async def _comments(self, wp: WorkPackage) -> Comments:
-        activities: Sequence[Activity] = await self._work_packages.activities(wp.id)
-        return tuple(a.comment for a in activities if a.comment and a.comment.strip())
+        return tuple(await self._work_packages.comments(wp.id))
 
 
 def _leg_failure_note(leg: _Leg, error: OpenProjectMcpError) -> str:

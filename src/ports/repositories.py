@@ -70,6 +70,14 @@ class WorkPackageRepository(ABC):
     async def activities(self, work_package_id: int) -> Sequence[Activity]:
         """The whole timeline of one work package, oldest first. ``NotFoundError`` if absent."""
 
+    @abstractmethod
+    async def comments(self, work_package_id: int) -> Sequence[str]:
+        """The non-blank comment texts of one work package, oldest first: what search reads.
+
+        One request at most; unlike :meth:`activities` it needs no user names, which some
+        backends must look up separately. ``NotFoundError`` if the work package is absent.
+        """
+
 
 class QueryRepository(ABC):
     @abstractmethod

@@ -228,6 +228,15 @@ class AiohttpWorkPackageRepository(WorkPackageRepository):
             items = [mapping.activity(e, names) for e in collection.elements]
         return sorted(items, key=lambda a: (a.created_at, a.version, a.id))
 
+    async def comments(self, work_package_id: int) -> Sequence[str]:
+        path = endpoints.WORK_PACKAGE_ACTIVITIES.path(id=work_package_id)
+        collection = await _fetch(self._client, path, hal.Collection[hal.ActivityHal])
+        with _reading(self._client, path):
+            timeline = sorted(
+                (mapping.activity(e, {}) for e in collection.elements), key=lambda a: (a.created_at, a.version, a.id)
+            )
+        return tuple(a.comment for a in timeline if a.comment and a.comment.strip())
+
     async def _names_of(self, user_ids: set[int]) -> dict[int, str]:
         missing = sorted(user_ids - self._user_names.keys())
         if missing:
