@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 ACCEPTANCE := ../shared/acceptance
 
-.PHONY: setup test check lint typecheck imports unit acceptance bench demo clean
+.PHONY: setup test check lint typecheck imports unit acceptance bench demo interop clean
 
 setup: $(STAMP)
 
@@ -46,6 +46,12 @@ bench: setup
 
 demo: setup
 	$(PY) -m openproject_mcp.demo
+
+# An independent client (the MCP Inspector CLI, from the npm registry) against the demo server.
+interop: setup
+	npx --yes @modelcontextprotocol/inspector --cli $(VENV)/bin/openproject-mcp serve --demo --method tools/list
+	npx --yes @modelcontextprotocol/inspector --cli $(VENV)/bin/openproject-mcp serve --demo \
+		--method tools/call --tool-name openproject_search_meetings --tool-arg 'query=budget aproval'
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache build *.egg-info

@@ -31,6 +31,21 @@ async def test_the_real_client_lists_and_calls_tools_over_stdio() -> None:
     assert missing.is_error
 
 
+async def test_search_progress_arrives_over_stdio() -> None:
+    seen: list[tuple[float, float | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total))
+
+    command = server_command("serve", "--demo")
+    async with Client(StdioServerParameters(command=command[0], args=command[1:])) as client:
+        result = await client.call_tool(
+            "openproject_search_meetings", {"query": "budget"}, progress_callback=on_progress
+        )
+    assert not result.is_error
+    assert seen and seen[-1][0] == seen[-1][1]
+
+
 def test_nothing_but_json_rpc_reaches_stdout() -> None:
     messages: list[dict[str, Any]] = [
         {
