@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -13,6 +14,7 @@ import anyio
 
 from openproject_mcp import __version__
 from openproject_mcp.adapters.mcp.catalog import TOOLS
+from openproject_mcp.adapters.mcp.http import HttpOptions, build_http_app, serve_http
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.adapters.mcp.transports import call_in_process, serve_stdio
 from openproject_mcp.composition import Application
@@ -24,6 +26,7 @@ EPILOG = """\
 examples:
   openproject-mcp serve --demo                      serve the embedded demo data over stdio
   openproject-mcp serve                             serve OPENPROJECT_BASE_URL with OPENPROJECT_API_KEY
+  openproject-mcp serve --http --port 8000          a shared server at /mcp; each request brings its token
   openproject-mcp tools                             list the 19 tools
   openproject-mcp call openproject_search_meetings '{"query": "budget aproval"}' --demo
   openproject-mcp call openproject_get_work_package '{"workPackageId": 42}'
@@ -34,6 +37,8 @@ environment:
   OPENPROJECT_READ_ONLY   true to refuse every write tool (the same as --read-only)
   OPENPROJECT_TIMEOUT     seconds per request to OpenProject (default 30)
   OPENPROJECT_LOG_LEVEL   DEBUG, INFO, WARNING or ERROR (logs go to stderr)
+  OPENPROJECT_SINGLE_TENANT  with --http: true to serve OPENPROJECT_API_KEY to callers without a token
+  OPENPROJECT_HTTP_*      with --http: body limit, timeouts, allowed origins and hosts (see README)
 """
 
 
@@ -53,8 +58,11 @@ def _parser() -> argparse.ArgumentParser:
         source.add_argument("--dataset", metavar="PATH", help="use a dataset file (see docs/dataset-format.md)")
         command.add_argument("--read-only", action="store_true", default=None, help="refuse every write tool")
 
-    serve = commands.add_parser("serve", help="serve MCP over stdio (the default command)")
+    serve = commands.add_parser("serve", help="serve MCP over stdio (the default command) or HTTP")
     data_options(serve)
+    serve.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp (remote mode)")
+    serve.add_argument("--host", help="address to listen on with --http (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port to listen on with --http (default 8000)")
     commands.add_parser("tools", help="list the tools with their titles")
     call = commands.add_parser("call", help="call one tool and print its result as JSON")
     call.add_argument("tool", help="tool name, e.g. openproject_search_work_packages")
@@ -73,22 +81,59 @@ def main(argv: Sequence[str] | None = None) -> int:
         for spec in TOOLS:
             print(f"{spec.name:<44} {spec.title}")
         return EXIT_OK
+    http = args.command == "serve" and args.http
+    if args.command == "serve" and not http and (args.host is not None or args.port is not None):
+        parser.error("--host and --port only apply with --http")
     try:
-        settings = load_settings(demo=args.demo, dataset=args.dataset, read_only=args.read_only)
-    except ConfigurationError as exc:
+        settings = load_settings(
+            demo=args.demo, dataset=args.dataset, read_only=args.read_only, require_api_key=not http
+        )
+        if http:
+            options = _http_options(settings, args.host, args.port)
+    except (ConfigurationError, ValueError) as exc:
         print(f"openproject-mcp: {exc}", file=sys.stderr)
         return EXIT_USAGE
     _configure_logging(settings)
     try:
-        application = Application(settings)
+        application = Application(settings, shared=http)
     except ValueError as exc:  # a dataset that cannot be served
         print(f"openproject-mcp: {exc}", file=sys.stderr)
         return EXIT_USAGE
     server = build_server(application.scope, read_only=settings.read_only)
     if args.command == "call":
         return _call(server, application, args.tool, args.arguments)
+    if http:
+        anyio.run(_serve_http, server, application, options)
+        return EXIT_OK
     anyio.run(_serve_stdio, server, application)
     return EXIT_OK
+
+
+def _http_options(settings: Settings, host: str | None, port: int | None) -> HttpOptions:
+    """Remote mode's options; the server's own token serves callers only in single-tenant mode."""
+    if settings.single_tenant and settings.backend == "openproject" and settings.api_key is None:
+        raise ConfigurationError("OPENPROJECT_SINGLE_TENANT=true needs OPENPROJECT_API_KEY, the token it serves.")
+    return HttpOptions.from_env(os.environ, host=host, port=port)
+
+
+async def _serve_http(server: Any, application: Application, options: HttpOptions) -> None:
+    settings = application.settings
+    if settings.api_key is not None and not settings.single_tenant:
+        logging.getLogger("openproject_mcp").warning(
+            "OPENPROJECT_API_KEY is not used over HTTP: every request brings its own token "
+            "(OPENPROJECT_SINGLE_TENANT=true serves that one token to callers without one)."
+        )
+    app = build_http_app(
+        server,
+        options,
+        credentials_required=settings.backend == "openproject" and not settings.single_tenant,
+        instance=settings.instance,
+        instance_url=settings.base_url,
+    )
+    try:
+        await serve_http(app, options)
+    finally:
+        await application.aclose()
 
 
 async def _serve_stdio(server: Any, application: Application) -> None:

@@ -1,0 +1,92 @@
+"""Remote mode's options: environment parsing, loopback detection and the Host/Origin policy."""
+
+from __future__ import annotations
+
+import pytest
+
+from openproject_mcp.adapters.mcp.http import HttpOptions, HttpOptionsError
+
+
+def test_defaults_listen_on_loopback_with_bounded_bodies_and_deadlines() -> None:
+    options = HttpOptions.from_env({})
+    assert (options.host, options.port) == ("127.0.0.1", 8000)
+    assert options.max_body_bytes == 1024 * 1024
+    assert options.request_timeout_seconds == 120
+    assert options.shutdown_grace_seconds == 25
+    assert options.loopback
+    assert not options.ready_checks_instance
+
+
+def test_the_environment_and_the_command_line_set_every_option() -> None:
+    env = {
+        "OPENPROJECT_HTTP_MAX_BODY_BYTES": "65536",
+        "OPENPROJECT_HTTP_REQUEST_TIMEOUT": "30",
+        "OPENPROJECT_HTTP_SHUTDOWN_GRACE": "5.5",
+        "OPENPROJECT_HTTP_ALLOWED_ORIGINS": "https://chat.example.com, https://ide.example.com",
+        "OPENPROJECT_HTTP_ALLOWED_HOSTS": "mcp.example.com",
+        "OPENPROJECT_HTTP_READY_CHECKS_INSTANCE": "yes",
+    }
+    options = HttpOptions.from_env(env, host="0.0.0.0", port=9000)
+    assert options == HttpOptions(
+        host="0.0.0.0",
+        port=9000,
+        max_body_bytes=65536,
+        request_timeout_seconds=30,
+        shutdown_grace_seconds=5.5,
+        allowed_origins=("https://chat.example.com", "https://ide.example.com"),
+        allowed_hosts=("mcp.example.com",),
+        ready_checks_instance=True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "port", "says"),
+    [
+        ({"OPENPROJECT_HTTP_MAX_BODY_BYTES": "lots"}, None, "OPENPROJECT_HTTP_MAX_BODY_BYTES must be a number"),
+        ({"OPENPROJECT_HTTP_MAX_BODY_BYTES": "10"}, None, "between 1024 and"),
+        ({"OPENPROJECT_HTTP_REQUEST_TIMEOUT": "0"}, None, "OPENPROJECT_HTTP_REQUEST_TIMEOUT must be between"),
+        ({"OPENPROJECT_HTTP_READY_CHECKS_INSTANCE": "maybe"}, None, "must be true or false"),
+        ({}, 70000, "--port must be between 1 and 65535"),
+    ],
+)
+def test_a_bad_setting_is_refused_with_what_to_fix(env: dict[str, str], port: int | None, says: str) -> None:
+    with pytest.raises(HttpOptionsError, match=says):
+        HttpOptions.from_env(env, port=port)
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [
+        ("127.0.0.1", True),
+        ("127.0.0.2", True),
+        ("localhost", True),
+        ("::1", True),
+        ("[::1]", True),
+        ("0.0.0.0", False),
+        ("::", False),
+        ("10.1.2.3", False),
+        ("mcp.internal", False),
+    ],
+)
+def test_loopback_binds_are_recognised(host: str, loopback: bool) -> None:
+    assert HttpOptions(host=host).loopback is loopback
+
+
+def test_a_loopback_bind_turns_dns_rebinding_protection_on() -> None:
+    security = HttpOptions(host="127.0.0.1", allowed_origins=("https://chat.example.com",)).transport_security()
+    assert security.enable_dns_rebinding_protection
+    assert "127.0.0.1:*" in security.allowed_hosts and "localhost:*" in security.allowed_hosts
+    assert security.allowed_origins == [
+        "http://127.0.0.1:*",
+        "http://localhost:*",
+        "http://[::1]:*",
+        "https://chat.example.com",
+    ]
+
+
+def test_a_public_bind_checks_hosts_only_when_the_operator_names_them() -> None:
+    assert not HttpOptions(host="0.0.0.0").transport_security().enable_dns_rebinding_protection
+    named = HttpOptions(host="0.0.0.0", allowed_hosts=("mcp.example.com",)).transport_security()
+    assert named.enable_dns_rebinding_protection
+    assert named.allowed_hosts == ["mcp.example.com"]
+    assert HttpOptions(host="0.0.0.0").origin_allowlist() == ()
