@@ -95,6 +95,8 @@ def build_server(
     """The MCP server for ``tools``. In read-only mode tools that write are neither listed nor run."""
     by_name = {spec.name: spec for spec in tools}
     listed = [tool_model(spec) for spec in tools if not (read_only and spec.writes)]
+    # Without this lookup the SDK runs the whole tools/list handler on every tools/call.
+    schemas = {tool.name: tool.input_schema for tool in listed}
 
     async def on_list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
         return ListToolsResult(tools=listed)
@@ -141,6 +143,7 @@ def build_server(
         version=__version__,
         title="OpenProject",
         instructions=instructions,
+        get_tool_input_schema=schemas.get,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
