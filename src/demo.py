@@ -62,7 +62,8 @@ def _print_page(page: dict[str, Any]) -> None:
         print(f"     {element['score']:.2f}  {_title(element)}")
         for item in element.get("matchedAgendaItems", [])[:1]:
             print(f"           agenda item “{item['title']}”: {item.get('snippet', '')}")
-        if element.get("snippet") and "matchedAgendaItems" not in element:
+        shown = element.get("title") or element.get("meeting", {}).get("title")
+        if element.get("snippet") and "matchedAgendaItems" not in element and element["snippet"] != shown:
             print(f"           “{element['snippet']}”")
     coverage = page.get("coverage")
     if coverage:
