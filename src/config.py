@@ -9,10 +9,9 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-Backend = Literal["demo", "dataset", "openproject"]
+from openproject_mcp.adapters.environment import read_flag, read_number
 
-TRUE_WORDS = {"1", "true", "yes", "on"}
-FALSE_WORDS = {"0", "false", "no", "off", ""}
+Backend = Literal["demo", "dataset", "openproject"]
 
 
 class ConfigurationError(ValueError):
@@ -43,25 +42,11 @@ class Settings:
 
 
 def env_flag(env: Mapping[str, str], name: str) -> bool:
-    raw = env.get(name, "").strip().lower()
-    if raw in TRUE_WORDS:
-        return True
-    if raw in FALSE_WORDS:
-        return False
-    raise ConfigurationError(f"{name} must be true or false, got {env.get(name)!r}.")
+    return read_flag(env, name, ConfigurationError)
 
 
 def _number(env: Mapping[str, str], name: str, default: float, minimum: float, maximum: float) -> float:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ConfigurationError(f"{name} must be a number, got {raw!r}.") from None
-    if not minimum <= value <= maximum:
-        raise ConfigurationError(f"{name} must be between {minimum:g} and {maximum:g}, got {raw}.")
-    return value
+    return read_number(env, name, default, minimum, maximum, ConfigurationError)
 
 
 def check_base_url(url: str) -> str:

@@ -40,6 +40,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from openproject_mcp.adapters.environment import SettingError, read_flag, read_number, read_words
 from openproject_mcp.adapters.mcp.catalog import TOOLS
 from openproject_mcp.adapters.mcp.server import credential_from_headers
 from openproject_mcp.application.caching import tenant_key
@@ -66,7 +67,7 @@ KNOWN_PATHS: Final = frozenset({MCP_PATH, "/healthz", "/readyz"})
 KNOWN_TOOLS: Final = frozenset(spec.name for spec in TOOLS)
 
 
-class HttpOptionsError(ValueError):
+class HttpOptionsError(SettingError):
     """An HTTP-mode setting is invalid; the message says how to fix it."""
 
 
@@ -93,16 +94,20 @@ class HttpOptions:
         return cls(
             host=(host or defaults.host).strip(),
             port=chosen_port,
-            max_body_bytes=int(_number(env, "OPENPROJECT_HTTP_MAX_BODY_BYTES", defaults.max_body_bytes, 1024, 64e6)),
-            request_timeout_seconds=_number(
-                env, "OPENPROJECT_HTTP_REQUEST_TIMEOUT", defaults.request_timeout_seconds, 1, 3600
+            max_body_bytes=int(
+                read_number(
+                    env, "OPENPROJECT_HTTP_MAX_BODY_BYTES", defaults.max_body_bytes, 1024, 64e6, HttpOptionsError
+                )
             ),
-            shutdown_grace_seconds=_number(
-                env, "OPENPROJECT_HTTP_SHUTDOWN_GRACE", defaults.shutdown_grace_seconds, 0, 3600
+            request_timeout_seconds=read_number(
+                env, "OPENPROJECT_HTTP_REQUEST_TIMEOUT", defaults.request_timeout_seconds, 1, 3600, HttpOptionsError
             ),
-            allowed_origins=_words(env, "OPENPROJECT_HTTP_ALLOWED_ORIGINS"),
-            allowed_hosts=_words(env, "OPENPROJECT_HTTP_ALLOWED_HOSTS"),
-            ready_checks_instance=_flag(env, "OPENPROJECT_HTTP_READY_CHECKS_INSTANCE"),
+            shutdown_grace_seconds=read_number(
+                env, "OPENPROJECT_HTTP_SHUTDOWN_GRACE", defaults.shutdown_grace_seconds, 0, 3600, HttpOptionsError
+            ),
+            allowed_origins=read_words(env, "OPENPROJECT_HTTP_ALLOWED_ORIGINS"),
+            allowed_hosts=read_words(env, "OPENPROJECT_HTTP_ALLOWED_HOSTS"),
+            ready_checks_instance=read_flag(env, "OPENPROJECT_HTTP_READY_CHECKS_INSTANCE", HttpOptionsError),
         )
 
     @property
@@ -134,32 +139,6 @@ class HttpOptions:
             allowed_hosts=hosts,
             allowed_origins=list(self.origin_allowlist()),
         )
-
-
-def _number(env: Mapping[str, str], name: str, default: float, minimum: float, maximum: float) -> float:
-    raw = env.get(name, "").strip()
-    if not raw:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise HttpOptionsError(f"{name} must be a number, got {raw!r}.") from None
-    if not minimum <= value <= maximum:
-        raise HttpOptionsError(f"{name} must be between {minimum:g} and {maximum:g}, got {raw}.")
-    return value
-
-
-def _words(env: Mapping[str, str], name: str) -> tuple[str, ...]:
-    return tuple(word.strip() for word in env.get(name, "").split(",") if word.strip())
-
-
-def _flag(env: Mapping[str, str], name: str) -> bool:
-    raw = env.get(name, "").strip().lower()
-    if raw in ("1", "true", "yes", "on"):
-        return True
-    if raw in ("0", "false", "no", "off", ""):
-        return False
-    raise HttpOptionsError(f"{name} must be true or false, got {env.get(name)!r}.")
 
 
 # --- what one request did, for its access-log line -------------------------------------------
