@@ -8,13 +8,9 @@ from openproject_mcp.application.arguments import page_request
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.views import (
     PriorityList,
-    PriorityView,
     StatusList,
-    StatusView,
     TypeList,
-    TypeView,
     UserList,
-    UserView,
     envelope,
 )
 from openproject_mcp.domain.errors import ForbiddenError, InvalidArgumentError
@@ -37,12 +33,7 @@ class ListTypes:
     async def execute(self, request: ListTypesRequest) -> TypeList:
         project_id = await self._projects.resolve(request.project_id)
         types = await self._metadata.types(project_id)
-        return TypeList(
-            tuple(
-                TypeView(id=t.id, name=t.name, is_milestone=t.is_milestone, is_default=t.is_default, color=t.color)
-                for t in types
-            )
-        )
+        return TypeList(tuple(types))
 
 
 class ListStatuses:
@@ -51,12 +42,7 @@ class ListStatuses:
 
     async def execute(self) -> StatusList:
         statuses = await self._metadata.statuses()
-        return StatusList(
-            tuple(
-                StatusView(id=s.id, name=s.name, is_closed=s.is_closed, is_default=s.is_default, color=s.color)
-                for s in statuses
-            )
-        )
+        return StatusList(tuple(statuses))
 
 
 class ListPriorities:
@@ -65,12 +51,7 @@ class ListPriorities:
 
     async def execute(self) -> PriorityList:
         priorities = await self._metadata.priorities()
-        return PriorityList(
-            tuple(
-                PriorityView(id=p.id, name=p.name, is_active=p.is_active, is_default=p.is_default, color=p.color)
-                for p in priorities
-            )
-        )
+        return PriorityList(tuple(priorities))
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +88,7 @@ class ListUsers:
                 "as project members (/api/v3/principals); login, email and status may be missing.",
             )
         return UserList(
-            users=tuple(
-                UserView(id=u.id, name=u.name, login=u.login, email=u.email, status=u.status) for u in result.items
-            ),
+            users=tuple(result.items),
             **envelope(page, result),
             notes=notes,
         )

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Generic, Literal, TypeVar
 
-from openproject_mcp.domain.entities import NamedRef, WikiPageRef, WorkPackageRef
+from openproject_mcp.domain.entities import (
+    NamedRef,
+    Priority,
+    Status,
+    User,
+    WikiPageRef,
+    WorkPackageRef,
+    WorkPackageType,
+)
 from openproject_mcp.domain.queries import Page, PageRequest
 
 MatchModeName = Literal["fuzzy", "exact"]
@@ -200,59 +208,23 @@ class SavedQueryResult:
 
 
 @dataclass(frozen=True, slots=True)
-class TypeView:
-    id: int
-    name: str
-    is_milestone: bool
-    is_default: bool | None = None
-    color: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class TypeList:
-    types: tuple[TypeView, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class StatusView:
-    id: int
-    name: str
-    is_closed: bool
-    is_default: bool | None = None
-    color: str | None = None
+    types: tuple[WorkPackageType, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class StatusList:
-    statuses: tuple[StatusView, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class PriorityView:
-    id: int
-    name: str
-    is_active: bool
-    is_default: bool | None = None
-    color: str | None = None
+    statuses: tuple[Status, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class PriorityList:
-    priorities: tuple[PriorityView, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class UserView:
-    id: int
-    name: str
-    login: str | None = None
-    email: str | None = None
-    status: str | None = None
+    priorities: tuple[Priority, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class UserList:
-    users: tuple[UserView, ...]
+    users: tuple[User, ...]
     total: int
     count: int
     page_size: int
