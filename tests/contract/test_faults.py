@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -15,6 +16,7 @@ from openproject_mcp.adapters.fixture import load_demo_dataset
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.composition import Application
 from openproject_mcp.config import Settings
+from tests.conftest import shared_path
 from tests.support.fake_openproject import FakeOpenProject, Fault
 
 SENTINEL = "sentinel-token-5be1d2c4"
@@ -154,3 +156,19 @@ async def test_one_search_never_floods_the_instance(fake: FakeOpenProject) -> No
         result = await call(settings_for(slow), "openproject_search_work_packages", {"query": "payment"})
         assert not result.is_error
         assert slow.max_in_flight <= 8
+
+
+async def test_the_instance_api_description_is_read_and_cached() -> None:
+    spec = json.loads(shared_path("openproject-spec", "openproject-apiv3-17.3-stable.bundled.json").read_text())
+    async with FakeOpenProject({SENTINEL: load_demo_dataset()}, spec=spec) as fake:
+        app = Application(settings_for(fake))
+        try:
+            async with Client(build_server(app.scope)) as client:
+                summary = await client.call_tool("openproject_get_openapi_spec", {})
+                path = await client.call_tool("openproject_get_openapi_spec", {"path": "/api/v3/meetings/{id}"})
+        finally:
+            await app.aclose()
+    assert summary.structured_content is not None and path.structured_content is not None
+    assert summary.structured_content["totalPaths"] == len(spec["paths"])
+    assert "get" in path.structured_content["operations"]
+    assert sum(1 for r in fake.requests if r.path.endswith("/api/v3/spec.json")) == 1
