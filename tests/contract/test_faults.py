@@ -172,3 +172,12 @@ async def test_the_instance_api_description_is_read_and_cached() -> None:
     assert summary.structured_content["totalPaths"] == len(spec["paths"])
     assert "get" in path.structured_content["operations"]
     assert sum(1 for r in fake.requests if r.path.endswith("/api/v3/spec.json")) == 1
+
+
+async def test_without_admin_rights_users_come_from_principals_with_a_note() -> None:
+    async with FakeOpenProject({SENTINEL: load_demo_dataset()}, non_admin_tokens={SENTINEL}) as fake:
+        result = await call(settings_for(fake), "openproject_list_users", {"pageSize": 100})
+    assert not result.is_error, text_of(result)
+    data = result.structured_content
+    assert data is not None and data["users"]
+    assert any("principals" in note for note in data["notes"])

@@ -110,7 +110,12 @@ async def test_meetings_list_where_the_version_has_one(backend: Backend) -> None
         with pytest.raises(UnsupportedError):
             await run(backend, ListMeetings, ListMeetingsRequest())
         return
-    page = await run(backend, ListMeetings, ListMeetingsRequest(page_size=100))
+    try:
+        page = await run(backend, ListMeetings, ListMeetingsRequest(page_size=100))
+    except UnsupportedError:
+        if backend.version != "live":
+            raise
+        pytest.skip("this live instance has no meeting list (OpenProject before 17.3)")
     if backend.dataset is not None:
         assert page.total == len(backend.dataset.meetings)
 
