@@ -84,7 +84,7 @@ class SearchWikiPages:
         if isinstance(request.limit, bool) or not isinstance(request.limit, int) or not 1 <= request.limit <= MAX_LIMIT:
             raise InvalidArgumentError(f"limit must be between 1 and {MAX_LIMIT}, got {request.limit!r}.")
         project_id = await self._resolver.resolve(request.project_id)
-        discovery = await self._discover(project_id, refresh=request.refresh_cache)
+        discovery = await self._discover(project_id, refresh=request.refresh_cache, progress=request.progress)
         ranked = rank_records(discovery.pages, query, FIELDS, key=lambda p: p.id, mode=mode)
         elements = tuple(
             WikiPageHit(
@@ -129,7 +129,7 @@ class SearchWikiPages:
             notes=tuple(notes) or None,
         )
 
-    async def _discover(self, project_id: int | None, *, refresh: bool) -> Discovery:
+    async def _discover(self, project_id: int | None, *, refresh: bool, progress: ProgressCallback | None) -> Discovery:
         key = (self._tenant, project_id)
         if not refresh:
             cached = self._caches.wiki.get(key)
@@ -137,18 +137,30 @@ class SearchWikiPages:
                 return cached
         capabilities = await self._capabilities.capabilities()
         if capabilities.wiki_page_list:
-            discovery = await self._list(project_id)
+            discovery = await self._list(project_id, progress)
         else:
-            discovery = await self._probe(project_id)
+            discovery = await self._probe(project_id, progress)
         self._caches.wiki.put(key, discovery)
         return discovery
 
-    async def _list(self, project_id: int | None) -> Discovery:
+    async def _list(self, project_id: int | None, progress: ProgressCallback | None) -> Discovery:
         if project_id is not None:
             project_ids = [project_id]
         else:
             project_ids = await self._all_project_ids()
-        per_project = await map_bounded(project_ids, self._settings.concurrency, self._pages.list_for_project)
+        listed = 0
+
+        async def list_one(project: int) -> Sequence[WikiPage]:
+            nonlocal listed
+            found = await self._pages.list_for_project(project)
+            listed += 1
+            if progress is not None:
+                await progress(
+                    listed, len(project_ids), f"Listed the wiki pages of {listed} of {len(project_ids)} projects"
+                )
+            return found
+
+        per_project = await map_bounded(project_ids, self._settings.concurrency, list_one)
         pages = {p.id: p for batch in per_project for p in batch}
         return Discovery(tuple(pages[i] for i in sorted(pages)), limit_reached=False, failures=0, listed=True)
 
@@ -162,7 +174,7 @@ class SearchWikiPages:
                 return ids
             offset += 1
 
-    async def _probe(self, project_id: int | None) -> Discovery:
+    async def _probe(self, project_id: int | None, progress: ProgressCallback | None) -> Discovery:
         found: dict[int, WikiPage] = {}
         failures = 0
         tried: set[int] = set()
@@ -191,6 +203,8 @@ class SearchWikiPages:
         while True:
             end = min(start + self._settings.window, self._settings.max_probe_id + 1)
             hits = await read_all(range(start, end))
+            if progress is not None:
+                await progress(end - 1, None, f"Probed wiki page ids up to {end - 1}; {len(found)} pages found")
             if end > self._settings.max_probe_id:
                 limit_reached = hits > 0
                 break
