@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ from openproject_mcp.application.search_common import (
 from openproject_mcp.application.search_pipeline import (
     DEFAULT_PIPELINE,
     Enriched,
+    Hit,
     PipelineSettings,
     ProgressCallback,
     SearchSpec,
@@ -34,7 +36,7 @@ from openproject_mcp.application.work_packages import EVERYWHERE, WorkPackageSco
 from openproject_mcp.domain.entities import WorkPackage
 from openproject_mcp.domain.errors import OpenProjectMcpError
 from openproject_mcp.domain.queries import Filter, Page, PageRequest, SortKey
-from openproject_mcp.domain.search import Field
+from openproject_mcp.domain.search import Field, FieldMatch
 from openproject_mcp.ports import MetadataRepository, WorkPackageRepository
 
 Comments = tuple[str, ...]
@@ -49,6 +51,8 @@ FULL_FIELDS: tuple[Field[Enriched[WorkPackage, Comments]], ...] = (
     Field("comments", 1.0, lambda e: e.deep),
 )
 NEWEST_FIRST = (SortKey("updatedAt", "desc"), SortKey("id", "asc"))
+_ID_QUERY = re.compile(r"^#?(\d+)$")
+_DISPLAY_ID_QUERY = re.compile(r"^[A-Za-z][A-Za-z0-9_]*-\d+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +93,8 @@ class SearchWorkPackages:
         mode = match_mode(request.match_mode)
         page = page_request(request.offset, request.page_size)
         base = await scope_filters(request.scope, self._projects, self._metadata)
-        found = await self._candidates(query, base)
+        referenced = await self._referenced_id(query)
+        found = await self._candidates(query, base, referenced)
         notes = list(found.notes)
 
         spec: SearchSpec[WorkPackage, Comments] = SearchSpec(
@@ -128,7 +133,8 @@ class SearchWorkPackages:
         ):
             if note:
                 notes.append(note)
-        window = PageSlice(len(result.hits), page.offset, page.page_size)
+        hits = _with_reference_first(result.hits, found, referenced)
+        window = PageSlice(len(hits), page.offset, page.page_size)
         elements = tuple(
             WorkPackageHit(
                 work_package=work_package_summary(hit.candidate),
@@ -136,7 +142,7 @@ class SearchWorkPackages:
                 matched_fields=hit.matched_fields,
                 snippet=next((m.snippet for m in hit.matches if m.snippet), None),
             )
-            for hit in window.take(result.hits)
+            for hit in window.take(hits)
         )
         return WorkPackageSearchPage(
             total=window.total,
@@ -152,8 +158,26 @@ class SearchWorkPackages:
             notes=tuple(notes) or None,
         )
 
-    async def _candidates(self, query: str, base: list[Filter]) -> CandidateSet[WorkPackage]:
+    async def _referenced_id(self, query: str) -> int | None:
+        """The work package a query names by id (``#1234``, ``1234``) or display id (``DEMO-38``)."""
+        text = query.strip()
+        numeric = _ID_QUERY.match(text)
+        if numeric:
+            return int(numeric.group(1))
+        if not _DISPLAY_ID_QUERY.match(text):
+            return None
+        try:
+            return (await self._work_packages.get(text)).id
+        except OpenProjectMcpError as error:
+            if error.aborts_search:
+                raise
+            return None  # not a display id here (or an older instance): search the text as it is
+
+    async def _candidates(self, query: str, base: list[Filter], referenced: int | None) -> CandidateSet[WorkPackage]:
         legs = [_Leg("subject", (Filter("subject", "~", (query,)),), SUBJECT_LEG_SIZE, False)]
+        if referenced is not None:
+            # Asked with the caller's scope, so a named work package outside it is not returned.
+            legs.append(_Leg("id", (Filter("id", "=", (str(referenced),)),), 1, False))
         legs += [
             _Leg(term, (Filter("search", "**", (term,)),), FULL_TEXT_LEG_SIZE, True) for term in full_text_terms(query)
         ]
@@ -184,11 +208,24 @@ class SearchWorkPackages:
         return tuple(await self._work_packages.comments(wp.id))
 
 
+def _with_reference_first(
+    hits: Sequence[Hit[WorkPackage, Comments]], found: CandidateSet[WorkPackage], referenced: int | None
+) -> list[Hit[WorkPackage, Comments]]:
+    """Hits with the work package the query names by id scored as a perfect match."""
+    if referenced is None or referenced not in found.by_id:
+        return list(hits)
+    named = next((h for h in hits if h.candidate.id == referenced), None)
+    matches = (FieldMatch("id", 1.0, None), *(named.matches if named else ()))
+    promoted = Hit(found.by_id[referenced], 1.0, matches, named.deep if named else None)
+    others = [h for h in hits if h.candidate.id != referenced]
+    return sorted([promoted, *others], key=lambda h: (-h.score, h.candidate.id))
+
+
 def _leg_failure_note(leg: _Leg, error: OpenProjectMcpError) -> str:
     if leg.full_text:
         return (
             f"The full-text search for {leg.label!r} failed ({error.message}); records whose only match is in an "
             "older comment may be missing."
         )
-    what = "subject search" if leg.label == "subject" else "list of recently updated work packages"
+    what = {"subject": "subject search", "id": "lookup by id"}.get(leg.label, "list of recently updated work packages")
     return f"The {what} failed ({error.message}); results may be incomplete."

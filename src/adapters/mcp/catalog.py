@@ -234,8 +234,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Find work packages by meaning: searches subjects, descriptions and comments, tolerating typos, "
         "reordered or partial words, accents and natural-language questions ('why do push notifications "
         "arrive twice'). Results are ranked by relevance with score, matched fields and a snippet; status "
-        "defaults to all. The answer says what could not be read (coverage, notes). Use matchMode 'exact' for "
-        "a literal string. For plain filtered lists, use openproject_list_work_packages.",
+        "defaults to all. A query that is an id ('#1234') or display id ('DEMO-38') puts that work package "
+        "first. The answer says what could not be read (coverage, notes). Use matchMode 'exact' for a literal "
+        "string. For plain filtered lists, use openproject_list_work_packages.",
         a.SearchWorkPackagesArgs,
         v.WorkPackageSearchPage,
         _search_work_packages,

@@ -240,3 +240,19 @@ async def test_without_a_wiki_list_pages_are_discovered_by_probing_windows(tmp_p
     assert again.total == page.total
     await search.execute(SearchWikiPagesRequest(limit=100, refresh_cache=True))
     assert len(pages.asked) == 152
+
+
+@pytest.mark.parametrize("query", ["#110", "110", "SHOP-10", "shop-10"])
+async def test_a_work_package_named_by_id_or_display_id_comes_first(query: str) -> None:
+    search = await use_case(DEMO, SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest(query))
+    assert page.elements[0].work_package.id == 110
+    assert page.elements[0].score == 1.0 and page.elements[0].matched_fields[0] == "id"
+    keys = [(-e.score, e.work_package.id) for e in page.elements]
+    assert keys == sorted(keys)
+
+
+async def test_a_work_package_named_by_id_outside_the_scope_is_not_returned() -> None:
+    search = await use_case(DEMO, SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest("#110", scope=WorkPackageScope(project_id="warehouse")))
+    assert 110 not in [e.work_package.id for e in page.elements]
