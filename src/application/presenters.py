@@ -7,11 +7,9 @@ from typing import Any
 from openproject_mcp.application.views import (
     ActivityView,
     AgendaItemView,
-    AttachmentView,
     MeetingSummary,
     ProjectDetail,
     ProjectSummary,
-    WikiPageLinkView,
     WorkPackageDetail,
     WorkPackageSummary,
     cut_text,
@@ -19,10 +17,8 @@ from openproject_mcp.application.views import (
 from openproject_mcp.domain.entities import (
     Activity,
     AgendaItem,
-    Attachment,
     Meeting,
     Project,
-    WikiPageLink,
     WorkPackage,
 )
 
@@ -132,25 +128,4 @@ def agenda_item_view(item: AgendaItem) -> AgendaItemView:
         notes=item.notes or None,
         duration_in_minutes=item.duration_in_minutes,
         work_package=item.work_package,
-    )
-
-
-def attachment_view(attachment: Attachment) -> AttachmentView:
-    return AttachmentView(
-        id=attachment.id,
-        file_name=attachment.file_name,
-        file_size=attachment.file_size,
-        content_type=attachment.content_type,
-        download_url=attachment.download_url,
-    )
-
-
-def wiki_page_link_view(link: WikiPageLink) -> WikiPageLinkView:
-    return WikiPageLinkView(
-        id=link.id,
-        identifier=link.identifier,
-        provider=link.provider,
-        link_type=link.link_type,
-        wiki_page=link.wiki_page,
-        url=link.url,
     )

@@ -12,11 +12,12 @@ from datetime import date, datetime
 from typing import Any, Generic, Literal, TypeVar
 
 from openproject_mcp.domain.entities import (
+    Attachment,
     NamedRef,
     Priority,
     Status,
     User,
-    WikiPageRef,
+    WikiPageLink,
     WorkPackageRef,
     WorkPackageType,
 )
@@ -322,20 +323,11 @@ class MeetingSearchPage(SearchPage[MeetingHit]):
 
 
 @dataclass(frozen=True, slots=True)
-class AttachmentView:
-    id: int
-    file_name: str
-    file_size: int
-    content_type: str
-    download_url: str
-
-
-@dataclass(frozen=True, slots=True)
 class WikiPageDetail:
     id: int
     title: str
     project: NamedRef
-    attachments: tuple[AttachmentView, ...]
+    attachments: tuple[Attachment, ...]
     text: str | None = None
     updated_at: datetime | None = None
     truncated: bool | None = None
@@ -366,18 +358,8 @@ class WikiSearchPage:
 
 
 @dataclass(frozen=True, slots=True)
-class WikiPageLinkView:
-    id: int
-    identifier: str | None = None
-    provider: str | None = None
-    link_type: str | None = None
-    wiki_page: WikiPageRef | None = None
-    url: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
 class WikiPageLinkList:
-    links: tuple[WikiPageLinkView, ...]
+    links: tuple[WikiPageLink, ...]
     total: int
     count: int
     page_size: int

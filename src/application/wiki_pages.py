@@ -6,7 +6,6 @@ import asyncio
 from dataclasses import dataclass
 
 from openproject_mcp.application.arguments import page_request, positive_id
-from openproject_mcp.application.presenters import attachment_view, wiki_page_link_view
 from openproject_mcp.application.views import WikiPageDetail, WikiPageLinkList, cut_text, envelope
 from openproject_mcp.ports import WikiPageLinkRepository, WikiPageRepository
 
@@ -33,7 +32,7 @@ class GetWikiPage:
             id=page.id,
             title=page.title,
             project=page.project,
-            attachments=tuple(attachment_view(a) for a in attachments),
+            attachments=tuple(attachments),
             text=text,
             updated_at=page.updated_at,
             truncated=truncated or None,
@@ -57,6 +56,6 @@ class ListWikiPageLinks:
         page = page_request(request.offset, request.page_size)
         result = await self._links.list(work_package_id, page)
         return WikiPageLinkList(
-            links=tuple(wiki_page_link_view(link) for link in result.items),
+            links=tuple(result.items),
             **envelope(page, result),
         )
