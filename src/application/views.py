@@ -33,6 +33,17 @@ TEXT_LIMIT = 20_000
 
 
 @dataclass(frozen=True, slots=True)
+class Listing:
+    """The pagination keys every list result carries (see :func:`envelope`)."""
+
+    total: int
+    count: int
+    page_size: int
+    offset: int
+    has_more: bool
+
+
+@dataclass(frozen=True, slots=True)
 class ProjectSummary:
     id: int
     identifier: str
@@ -52,13 +63,8 @@ class ProjectDetail(ProjectSummary):
 
 
 @dataclass(frozen=True, slots=True)
-class ProjectList:
+class ProjectList(Listing):
     projects: tuple[ProjectSummary, ...]
-    total: int
-    count: int
-    page_size: int
-    offset: int
-    has_more: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +95,8 @@ class WorkPackageDetail(WorkPackageSummary):
 
 
 @dataclass(frozen=True, slots=True)
-class WorkPackageList:
+class WorkPackageList(Listing):
     work_packages: tuple[WorkPackageSummary, ...]
-    total: int
-    count: int
-    page_size: int
-    offset: int
-    has_more: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,13 +169,8 @@ class SavedQuerySummary:
 
 
 @dataclass(frozen=True, slots=True)
-class SavedQueryList:
+class SavedQueryList(Listing):
     queries: tuple[SavedQuerySummary, ...]
-    total: int
-    count: int
-    page_size: int
-    offset: int
-    has_more: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,13 +220,8 @@ class PriorityList:
 
 
 @dataclass(frozen=True, slots=True)
-class UserList:
+class UserList(Listing):
     users: tuple[User, ...]
-    total: int
-    count: int
-    page_size: int
-    offset: int
-    has_more: bool
     notes: tuple[str, ...] | None = None
 
 
@@ -273,13 +264,8 @@ class MeetingSummary:
 
 
 @dataclass(frozen=True, slots=True)
-class MeetingList:
+class MeetingList(Listing):
     meetings: tuple[MeetingSummary, ...]
-    total: int
-    count: int
-    page_size: int
-    offset: int
-    has_more: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,13 +344,8 @@ class WikiSearchPage:
 
 
 @dataclass(frozen=True, slots=True)
-class WikiPageLinkList:
+class WikiPageLinkList(Listing):
     links: tuple[WikiPageLink, ...]
-    total: int
-    count: int
-    page_size: int
-    offset: int
-    has_more: bool
 
 
 def envelope(requested: PageRequest, page: Page[Any]) -> dict[str, Any]:
