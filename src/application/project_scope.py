@@ -19,17 +19,21 @@ class ProjectResolver:
     async def resolve(self, ref: int | str | None) -> int | None:
         if ref is None:
             return None
-        if isinstance(ref, bool):
-            raise InvalidArgumentError(f"projectId must be a project id or identifier, got {ref!r}.")
-        if isinstance(ref, int):
-            if ref < 1:
-                raise InvalidArgumentError(f"projectId must be a positive id or an identifier, got {ref}.")
-            return ref
-        text = ref.strip()
-        if not text:
-            raise InvalidArgumentError("projectId must not be blank.")
-        if text.isdigit():
-            return int(text)
-        if text not in self._resolved:
-            self._resolved[text] = (await self._projects.get(text)).id
-        return self._resolved[text]
+        checked = project_ref(ref)
+        if isinstance(checked, int):
+            return checked
+        if checked not in self._resolved:
+            self._resolved[checked] = (await self._projects.get(checked)).id
+        return self._resolved[checked]
+
+
+def project_ref(ref: int | str) -> int | str:
+    """A validated ``projectId``: a positive id (also given as digits), or a stripped identifier."""
+    if isinstance(ref, bool) or (isinstance(ref, int) and ref < 1):
+        raise InvalidArgumentError(f"projectId must be a positive id or an identifier, got {ref!r}.")
+    if isinstance(ref, int):
+        return ref
+    text = ref.strip()
+    if not text:
+        raise InvalidArgumentError("projectId must not be blank.")
+    return int(text) if text.isdigit() else text

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from openproject_mcp.application.arguments import page_request, parse_filters, parse_sort_by
 from openproject_mcp.application.presenters import project_detail, project_summary
+from openproject_mcp.application.project_scope import project_ref
 from openproject_mcp.application.views import ProjectDetail, ProjectList, envelope
-from openproject_mcp.domain.errors import InvalidArgumentError
 from openproject_mcp.ports import ProjectRepository
 
 PROJECT_SORT_ATTRIBUTES = ("id", "name", "typeahead", "created_at", "public", "latest_activity_at")
@@ -46,13 +46,4 @@ class GetProject:
         self._projects = projects
 
     async def execute(self, request: GetProjectRequest) -> ProjectDetail:
-        ref = request.project_id
-        if isinstance(ref, bool) or (isinstance(ref, int) and ref < 1):
-            raise InvalidArgumentError(f"projectId must be a positive id or an identifier, got {ref!r}.")
-        if isinstance(ref, str):
-            ref = ref.strip()
-            if not ref:
-                raise InvalidArgumentError("projectId must not be blank.")
-            if ref.isdigit():
-                ref = int(ref)
-        return project_detail(await self._projects.get(ref))
+        return project_detail(await self._projects.get(project_ref(request.project_id)))
