@@ -53,9 +53,6 @@ class TtlLruCache(Generic[K, V]):
         while len(self._entries) > self._max_entries:
             self._entries.popitem(last=False)
 
-    def discard(self, key: K) -> None:
-        self._entries.pop(key, None)
-
     def __len__(self) -> int:
         return len(self._entries)
 

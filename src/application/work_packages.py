@@ -12,8 +12,6 @@ from openproject_mcp.domain.errors import InvalidArgumentError
 from openproject_mcp.domain.queries import Filter, replace_filters
 from openproject_mcp.ports import MetadataRepository, WorkPackageRepository
 
-StatusScope = str  # "open" | "closed" | "all" | a status id
-
 
 @dataclass(frozen=True, slots=True)
 class WorkPackageScope:

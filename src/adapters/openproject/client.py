@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
-import hashlib
 import math
 import random
 import weakref
@@ -136,13 +135,6 @@ async def open_session(
         yield session
     finally:
         await session.close()
-
-
-def tenant_key(base_url: str, api_key: str) -> str:
-    """A key naming one caller of one instance, without holding the token itself."""
-    base = normalize_base_url(base_url)
-    digest = hashlib.sha256(f"{base}\0{api_key}".encode()).hexdigest()
-    return f"{base}#{digest[:32]}"
 
 
 class TenantLimiters:

@@ -24,8 +24,8 @@ from openproject_mcp.adapters.openproject.client import (
     open_session,
     parse_retry_after,
     relative_path_for,
-    tenant_key,
 )
+from openproject_mcp.application.caching import tenant_key
 from openproject_mcp.domain.errors import (
     AuthenticationError,
     ForbiddenError,
