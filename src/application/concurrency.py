@@ -13,29 +13,41 @@ R = TypeVar("R")
 async def map_bounded(items: Iterable[T], limit: int, call: Callable[[T], Awaitable[R]]) -> list[R]:
     """``call`` on every item, at most ``limit`` at a time, results in input order.
 
+    Items are taken from ``items`` only as earlier calls finish, so at most ``limit`` tasks
+    exist at any time, however long ``items`` is (a range of a million ids costs nothing).
+
     The first exception cancels the calls still running and is raised as itself (not wrapped
     in a group), so a fatal error such as an expired token stops the work at once.
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    semaphore = asyncio.Semaphore(limit)
-
-    async def guarded(item: T) -> R:
-        async with semaphore:
-            return await call(item)
-
-    tasks = [asyncio.ensure_future(guarded(item)) for item in items]
-    if not tasks:
-        return []
+    source = iter(items)
+    results: dict[int, R] = {}
+    running: dict[asyncio.Future[R], int] = {}
+    taken = 0
+    exhausted = False
     try:
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        for task in done:
-            failure = None if task.cancelled() else task.exception()
-            if failure is not None:
-                raise failure
-        return [task.result() for task in tasks]
+        while True:
+            # Items are taken lazily: never more than ``limit`` tasks exist, whatever ``items`` holds.
+            while not exhausted and len(running) < limit:
+                try:
+                    item = next(source)
+                except StopIteration:
+                    exhausted = True
+                    break
+                running[asyncio.ensure_future(call(item))] = taken
+                taken += 1
+            if not running:
+                return [results[i] for i in range(taken)]
+            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_EXCEPTION)
+            for task in done:
+                index = running.pop(task)
+                failure = asyncio.CancelledError() if task.cancelled() else task.exception()
+                if failure is not None:
+                    raise failure
+                results[index] = task.result()
     finally:
-        for task in tasks:
+        for task in running:
             if not task.done():
                 task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.gather(*running, return_exceptions=True)

@@ -74,6 +74,14 @@ class UpstreamServerError(OpenProjectMcpError):
     """OpenProject answered 5xx after retries, or sent a body that could not be read."""
 
 
+class RequestLimitError(UpstreamServerError):
+    """One call reached its ceiling of requests to OpenProject; what needed more was not read."""
+
+    def __init__(self, message: str, *, limit: int, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.limit = limit
+
+
 class NetworkError(OpenProjectMcpError):
     """The instance could not be reached: connection failure or timeout."""
 

@@ -5,6 +5,11 @@ such as ``https://host/openproject/`` keeps its prefix), with a bounded number o
 flight per tenant, and retries the answers worth retrying (429, 502, 503, 504, connection resets)
 with exponential backoff and jitter, honouring ``Retry-After``, within a sleep budget per call.
 Everything that goes wrong leaves as one of the core's errors, with the API token redacted.
+
+What the instance sends decides nothing about how much work a call does: every response body
+is read in chunks and decompressed here (never by aiohttp, which would inflate a whole chunk at
+once), and reading stops at ``max_response_bytes`` of decoded content; one call sends at most
+``max_requests_per_call`` requests and reads at most ``CALL_BYTES_FACTOR`` response caps in all.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import email.utils
 import math
 import random
 import weakref
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -28,16 +34,31 @@ from openproject_mcp.adapters.openproject.http_errors import (
     error_for_status,
     rate_limited_error,
     redact,
+    redact_bytes,
     secrets_for,
+    url_password,
 )
 from openproject_mcp.domain.errors import (
     AuthenticationError,
     NetworkError,
     OpenProjectMcpError,
+    RequestLimitError,
     UpstreamServerError,
 )
 
 QueryParams = Mapping[str, str | int]
+
+# The largest legitimate answers: the 17.3 OpenAPI document is 1.1 MB, a page of 1000 work
+# packages (OpenProject's largest page) about 5 MB with short descriptions, 20 MB with long ones.
+DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
+DEFAULT_MAX_REQUESTS_PER_CALL = 200
+# One call reads at most this many response caps in all, however many requests it sends.
+CALL_BYTES_FACTOR = 4
+# Error answers are read for their message only.
+ERROR_BODY_BYTES = 64 * 1024
+_CHUNK_BYTES = 64 * 1024
+# The encodings this client decodes itself, and therefore the only ones it asks for.
+ACCEPT_ENCODING = "gzip, deflate"
 
 
 def normalize_base_url(url: str) -> str:
@@ -92,6 +113,8 @@ class ClientSettings:
     max_concurrency: int = 8
     backoff_base_seconds: float = 0.5
     backoff_max_seconds: float = 8.0
+    max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    max_requests_per_call: int = DEFAULT_MAX_REQUESTS_PER_CALL
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "base_url", normalize_base_url(self.base_url))
@@ -105,6 +128,10 @@ class ClientSettings:
             raise ValueError("max_concurrency must be at least 1")
         if self.backoff_base_seconds < 0 or self.backoff_max_seconds < 0:
             raise ValueError("backoff_base_seconds and backoff_max_seconds must not be negative")
+        if self.max_response_bytes < 1024:
+            raise ValueError("max_response_bytes must be at least 1024")
+        if self.max_requests_per_call < 1:
+            raise ValueError("max_requests_per_call must be at least 1")
 
 
 def basic_credentials(api_key: str) -> str:
@@ -127,9 +154,15 @@ async def open_session(
         base_url=settings.base_url,
         connector=connector,
         connector_owner=connector is None,
-        headers={"Accept": "application/hal+json", "Authorization": basic_credentials(api_key)},
+        headers={
+            "Accept": "application/hal+json",
+            "Accept-Encoding": ACCEPT_ENCODING,
+            "Authorization": basic_credentials(api_key),
+        },
         timeout=aiohttp.ClientTimeout(total=settings.timeout_seconds),
         raise_for_status=False,
+        # Bodies are decompressed by the client, chunk by chunk within the response cap.
+        auto_decompress=False,
     )
     try:
         yield session
@@ -210,6 +243,85 @@ def parse_retry_after(value: str | None, now: datetime) -> float | None:
     return max(0.0, (when - now).total_seconds())
 
 
+class _BodyTooLarge(Exception):
+    """The decoded body passed the byte limit it was read with."""
+
+
+class _UnreadableEncoding(Exception):
+    """The body uses a content encoding this client does not decode, or does not decompress."""
+
+
+class _Inflater:
+    """Incremental gzip/deflate decoding that never produces more than it is allowed to."""
+
+    def __init__(self, encoding: str) -> None:
+        self._encoding = encoding
+        # gzip, or zlib-wrapped deflate; raw deflate (sent by some servers) is tried on failure.
+        self._decoder = zlib.decompressobj(16 + zlib.MAX_WBITS if encoding == "gzip" else zlib.MAX_WBITS)
+        self._started = False
+
+    def feed(self, chunk: bytes, room: int, out: bytearray) -> None:
+        """Append at most ``room + 1`` decoded bytes of ``chunk`` to ``out`` (one more means too many)."""
+        data = chunk
+        while data and not self._decoder.eof:
+            try:
+                piece = self._decoder.decompress(data, room - len(out) + 1)  # never more than one too many
+            except zlib.error as exc:
+                if self._encoding == "deflate" and not self._started:
+                    self._decoder = zlib.decompressobj(-zlib.MAX_WBITS)
+                    self._started = True
+                    continue
+                raise _UnreadableEncoding(f"the {self._encoding} body could not be decompressed ({exc})") from exc
+            self._started = True
+            out += piece
+            if len(out) > room:
+                raise _BodyTooLarge
+            data = self._decoder.unconsumed_tail
+
+    def finish(self, room: int, out: bytearray) -> None:
+        try:
+            out += self._decoder.flush()
+        except zlib.error as exc:
+            raise _UnreadableEncoding(f"the {self._encoding} body could not be decompressed ({exc})") from exc
+        if len(out) > room:
+            raise _BodyTooLarge
+
+
+async def read_bounded(response: aiohttp.ClientResponse, limit: int) -> bytes:
+    """The body of ``response``, decoded, if it is at most ``limit`` bytes; else :class:`_BodyTooLarge`.
+
+    The limit holds for what is on the wire and for what it decompresses to, and it is checked
+    while reading: neither a huge body nor a small compressed one that inflates (a "gzip bomb")
+    ever occupies more than ``limit`` bytes (plus one chunk) here.
+    """
+    declared = response.content_length
+    if declared is not None and declared > limit:
+        raise _BodyTooLarge
+    encoding = response.headers.get("Content-Encoding", "").strip().lower()
+    inflater: _Inflater | None
+    if encoding in ("", "identity"):
+        inflater = None
+    elif encoding in ("gzip", "x-gzip", "deflate"):
+        inflater = _Inflater("gzip" if encoding == "x-gzip" else encoding)
+    else:
+        raise _UnreadableEncoding(f"it uses the content encoding {encoding!r}, which was not asked for")
+    out = bytearray()
+    received = 0
+    async for chunk in response.content.iter_chunked(_CHUNK_BYTES):
+        received += len(chunk)
+        if received > limit:
+            raise _BodyTooLarge
+        if inflater is None:
+            out += chunk
+            if len(out) > limit:
+                raise _BodyTooLarge
+        else:
+            inflater.feed(chunk, limit, out)
+    if inflater is not None:
+        inflater.finish(limit, out)
+    return bytes(out)
+
+
 @dataclass(frozen=True, slots=True)
 class _StatusFailure:
     status: int
@@ -248,12 +360,14 @@ class OpenProjectClient:
     ) -> None:
         self._session = session
         self._settings = settings
-        self._secrets = secrets_for(api_key)
+        self._secrets = secrets_for(api_key, *filter(None, [url_password(settings.base_url)]))
         self._limiter = limiter
         self._sleep = sleep
         self._jitter = jitter
         self._clock = clock
         self._slept = 0.0
+        self._requests = 0
+        self._bytes_read = 0
 
     @property
     def settings(self) -> ClientSettings:
@@ -267,6 +381,25 @@ class OpenProjectClient:
     def slept_seconds(self) -> float:
         """Time spent waiting between retries so far (out of ``retry_budget_seconds``)."""
         return self._slept
+
+    @property
+    def requests_sent(self) -> int:
+        """Requests this call has sent so far, retries included."""
+        return self._requests
+
+    @property
+    def requests_left(self) -> int:
+        """Requests this call may still send (out of ``max_requests_per_call``)."""
+        return max(0, self._settings.max_requests_per_call - self._requests)
+
+    def request_limit_error(self, message: str) -> RequestLimitError:
+        """The error for work that would pass this call's ceiling of requests (``message`` says which)."""
+        return RequestLimitError(
+            self.redact(message),
+            limit=self._settings.max_requests_per_call,
+            hint="Ask for less (one project, a smaller page, a narrower query), or raise "
+            "OPENPROJECT_MAX_REQUESTS_PER_CALL if the instance can take it.",
+        )
 
     def redact(self, text: str) -> str:
         """``text`` without the API token in any of its forms."""
@@ -291,9 +424,16 @@ class OpenProjectClient:
             raise ValueError(f"request paths are relative to the base URL, got {path!r}")
         retries = 0
         while True:
+            if self._requests >= self._settings.max_requests_per_call:
+                raise self.request_limit_error(
+                    f"This call reached its limit of {self._settings.max_requests_per_call} requests to "
+                    f"OpenProject (OPENPROJECT_MAX_REQUESTS_PER_CALL) before GET /{path}; that answer, and "
+                    "whatever needed it, was not read."
+                )
+            self._requests += 1
             outcome = await self._attempt(path, params)
             if isinstance(outcome, bytes):
-                return outcome
+                return redact_bytes(outcome, self._secrets)
             delay = self._retry_delay(outcome, retries)
             if delay is None:
                 raise self._final_error(outcome, path, retries)
@@ -308,10 +448,11 @@ class OpenProjectClient:
                 self._session.get(path, params=params, allow_redirects=False) as response,
             ):
                 if response.status < 300:
-                    return await response.read()
+                    return await self._read_body(response, path)
                 try:
-                    body = await response.read()
-                except (aiohttp.ClientError, TimeoutError):
+                    body = await read_bounded(response, ERROR_BODY_BYTES)
+                except (aiohttp.ClientError, TimeoutError, _BodyTooLarge, _UnreadableEncoding):
+                    response.close()  # the message is not needed that badly: drop the connection
                     body = b""
                 return _StatusFailure(
                     status=response.status,
@@ -349,6 +490,45 @@ class OpenProjectClient:
             return _TransportFailure(self._network_error(path, exc), retryable=True)
         except aiohttp.ClientError as exc:
             return _TransportFailure(self._network_error(path, exc), retryable=False)
+
+    async def _read_body(self, response: aiohttp.ClientResponse, path: str) -> bytes | _Failure:
+        limit = self._settings.max_response_bytes
+        call_limit = limit * CALL_BYTES_FACTOR
+        room = min(limit, call_limit - self._bytes_read)
+        try:
+            body = await read_bounded(response, room)
+        except _BodyTooLarge:
+            response.close()  # stop receiving: the rest of the body is never read
+            if room < limit:
+                message = (
+                    f"This call has read {self._bytes_read // (1024 * 1024)} MiB from OpenProject, and the answer "
+                    f"to GET /{path} would pass the {call_limit // (1024 * 1024)} MiB one call may read "
+                    f"({CALL_BYTES_FACTOR} times OPENPROJECT_MAX_RESPONSE_BYTES); it was not read."
+                )
+            else:
+                message = (
+                    f"The answer of OpenProject to GET /{path} is larger than the limit of {limit:,} bytes "
+                    "(OPENPROJECT_MAX_RESPONSE_BYTES, decompressed size); it was not read."
+                )
+            return _TransportFailure(
+                UpstreamServerError(
+                    self.redact(message),
+                    hint="Ask for less (a smaller pageSize, one project), or raise OPENPROJECT_MAX_RESPONSE_BYTES "
+                    "if such answers are legitimate on this instance.",
+                ),
+                retryable=False,
+            )
+        except _UnreadableEncoding as exc:
+            response.close()
+            return _TransportFailure(
+                UpstreamServerError(
+                    self.redact(f"The response of OpenProject to GET /{path} could not be read: {exc}."),
+                    hint="Check the instance or a proxy in front of it.",
+                ),
+                retryable=False,
+            )
+        self._bytes_read += len(body)
+        return body
 
     def _network_error(self, path: str, exc: BaseException) -> NetworkError:
         detail = str(exc) or type(exc).__name__

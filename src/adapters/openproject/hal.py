@@ -31,6 +31,11 @@ def _decoder(tp: Any) -> msgspec.json.Decoder[Any]:
     return msgspec.json.Decoder(tp)
 
 
+# Untyped documents (the OpenAPI description, a work package's custom fields) are walked by
+# recursive code later on; OpenProject's own nest about 20 levels deep.
+MAX_UNTYPED_DEPTH = 128
+
+
 def decode(data: bytes, tp: type[T]) -> T:
     """``data`` decoded as ``tp``; :class:`PayloadError` if it is not JSON of that shape."""
     try:
@@ -40,7 +45,24 @@ def decode(data: bytes, tp: type[T]) -> T:
         raise PayloadError(f"unexpected content ({exc})") from exc
     except msgspec.DecodeError as exc:
         raise PayloadError(f"not valid JSON ({exc})") from exc
+    except RecursionError as exc:
+        raise PayloadError("malformed: the JSON is nested too deeply") from exc
+    if isinstance(result, dict | list):
+        check_depth(result, MAX_UNTYPED_DEPTH)
     return result
+
+
+def check_depth(value: object, limit: int) -> None:
+    """:class:`PayloadError` if ``value`` nests dicts and lists more than ``limit`` levels deep."""
+    stack: list[tuple[object, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            raise PayloadError(f"malformed: the JSON is nested more than {limit} levels deep")
+        if isinstance(item, dict):
+            stack.extend((child, depth + 1) for child in item.values() if isinstance(child, dict | list))
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item if isinstance(child, dict | list))
 
 
 def encode(value: object) -> bytes:
@@ -86,12 +108,18 @@ class Collection(_Hal, Generic[E], frozen=True, kw_only=True):
     count: int | None = None
     page_size: int | None = None
     offset: int | None = None
-    embedded: CollectionEmbedded[E] = msgspec.field(name="_embedded", default_factory=CollectionEmbedded)
+    # Required in effect: a collection without its elements is a malformed answer, not an empty
+    # page (it would read "total 3" over nothing).
+    embedded: CollectionEmbedded[E] | None = msgspec.field(name="_embedded", default=None)
     links: SelfLinks = msgspec.field(name="_links", default_factory=SelfLinks)
+
+    def __post_init__(self) -> None:
+        if self.embedded is None:
+            raise ValueError("a collection without `_embedded` (its elements are missing)")
 
     @property
     def elements(self) -> list[E]:
-        return self.embedded.elements
+        return self.embedded.elements if self.embedded is not None else []
 
 
 # Projects ------------------------------------------------------------------------------------

@@ -9,8 +9,12 @@ statuses that are not (a proxy's 418, OpenProject's 409...).
 from __future__ import annotations
 
 import base64
+import functools
+import html
+import json
+import re
 from collections.abc import Iterable
-from urllib.parse import quote
+from urllib.parse import quote, quote_plus, unquote, urlsplit
 
 import msgspec
 
@@ -63,29 +67,101 @@ class _ErrorBody(msgspec.Struct, frozen=True, kw_only=True, rename="camel"):
 _ERROR_DECODER = msgspec.json.Decoder(_ErrorBody)
 
 
-def secrets_for(api_key: str) -> tuple[str, ...]:
-    """Every form in which the token could leak into a message: raw, base64, and the Basic credential."""
-    if not api_key:
-        return ()
-    forms = {
-        api_key,
-        quote(api_key, safe=""),
-        base64.b64encode(api_key.encode()).decode(),
-        base64.b64encode(f"apikey:{api_key}".encode()).decode(),
-        base64.urlsafe_b64encode(f"apikey:{api_key}".encode()).decode(),
+def _echoes(secret: str) -> set[str]:
+    """The spellings in which a secret comes back when some layer escapes it on the way."""
+    escaped = {
+        secret,
+        quote(secret, safe=""),
+        quote(secret),
+        quote_plus(secret, safe=""),
+        quote_plus(secret),
+        json.dumps(secret)[1:-1],
+        json.dumps(secret, ensure_ascii=False)[1:-1],
     }
-    # Base64 padding is often stripped when a value is echoed back; cover that too.
-    forms |= {form.rstrip("=") for form in forms}
+    # HTML escapes, also of the URL-encoded forms (a query string echoed into an HTML page).
+    for form in list(escaped):
+        escaped |= {html.escape(form), html.escape(form, quote=False), html.escape(form).replace("&#x27;", "&#39;")}
+    return escaped
+
+
+def secrets_for(api_key: str, *others: str) -> tuple[str, ...]:
+    """Every form in which the token (or another secret) could leak into a message.
+
+    The token raw, URL-encoded (``quote``, ``quote_plus``), JSON- and HTML-escaped, base64 and
+    as the Basic credential; ``others`` (such as the password of a base URL) in the same escaped
+    spellings. :func:`redact` matches them regardless of case.
+    """
+    forms: set[str] = set()
+    if api_key:
+        forms |= _echoes(api_key)
+        encoded = {
+            base64.b64encode(api_key.encode()).decode(),
+            base64.b64encode(f"apikey:{api_key}".encode()).decode(),
+            base64.urlsafe_b64encode(f"apikey:{api_key}".encode()).decode(),
+        }
+        # Base64 padding is often stripped when a value is echoed back; cover that too.
+        for form in encoded | {f.rstrip("=") for f in encoded}:
+            forms |= _echoes(form)
+    for secret in others:
+        if secret:
+            forms |= _echoes(secret)
+            decoded = unquote(secret)  # a password taken from a URL may still be percent-encoded
+            if decoded != secret:
+                forms |= _echoes(decoded)
     # Longest first, so that a form containing another is replaced whole.
-    return tuple(sorted((f for f in forms if f), key=len, reverse=True))
+    return tuple(sorted((f for f in forms if f), key=lambda f: (-len(f), f)))
+
+
+def url_password(url: str | None) -> str | None:
+    """The password embedded in a URL (``https://user:pass@host/``), if any."""
+    if not url:
+        return None
+    try:
+        return urlsplit(url.strip()).password or None
+    except ValueError:
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
+    forms = [s for s in secrets if s]
+    if not forms:
+        return None
+    return re.compile("|".join(re.escape(s) for s in forms), re.IGNORECASE)
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every occurrence of every secret replaced by a marker."""
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, _REDACTED)
-    return text
+    """``text`` with every occurrence of every secret, in any letter case, replaced by a marker."""
+    pattern = _pattern(tuple(secrets))
+    if pattern is None or not text:
+        return text
+    return pattern.sub(_REDACTED, text)
+
+
+# Secrets shorter than this are not looked for inside response bodies: a short test token
+# would otherwise match ordinary words. Real OpenProject tokens are 64 characters long.
+_MIN_BODY_SECRET = 8
+
+
+def redact_bytes(body: bytes, secrets: Iterable[str]) -> bytes:
+    """A response body with the secrets replaced (case-insensitively), so no result can echo them.
+
+    Cheap when nothing matches (a lower-cased copy and a substring search per form), which is
+    the normal case; the replacement keeps the JSON valid (the marker needs no escaping).
+    """
+    forms = tuple(s for s in secrets if len(s) >= _MIN_BODY_SECRET and s.isascii())
+    if not forms or not body:
+        return body
+    lowered = body.lower()
+    if not any(form.lower().encode() in lowered for form in forms):
+        return body
+    pattern = _pattern_bytes(forms)
+    return pattern.sub(_REDACTED.encode(), body)
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern_bytes(secrets: tuple[str, ...]) -> re.Pattern[bytes]:
+    return re.compile(b"|".join(re.escape(s.encode()) for s in secrets), re.IGNORECASE)
 
 
 def parse_error_body(body: bytes) -> tuple[str | None, str | None]:
@@ -94,7 +170,7 @@ def parse_error_body(body: bytes) -> tuple[str | None, str | None]:
         return None, None
     try:
         error = _ERROR_DECODER.decode(body)
-    except (msgspec.DecodeError, msgspec.ValidationError):
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
         return None, None
     name = None
     if error.error_identifier:
@@ -143,6 +219,18 @@ def error_for_status(
         )
     if kind is NotFoundError:
         return NotFoundError(clean(f"OpenProject has nothing visible at {where} ({status_text}){said}"), status=status)
+    if kind is InvalidQueryError and name is None:
+        # Not OpenProject's answer to a bad filter (that one always names its error): a proxy or
+        # the web server refused the request itself, typically an oversized header or URL.
+        return UpstreamServerError(
+            clean(
+                f"{where} was refused with {status_text} by OpenProject or a proxy in front of it, "
+                f"without an OpenProject error{said}"
+            ),
+            hint="This is not about the filters: a proxy or web server may refuse an oversized request "
+            "header or URL. Check its limits (for nginx, large_client_header_buffers), or ask for less.",
+            status=status,
+        )
     if kind is InvalidQueryError:
         return InvalidQueryError(
             clean(f"OpenProject refused the request ({status_text} on {where}){said}"),
@@ -152,9 +240,22 @@ def error_for_status(
     if kind is RateLimitedError:
         return rate_limited_error(path=path, retry_after=retry_after, retries=retries, secrets=secrets)
     retried = f" after {retries} {'retry' if retries == 1 else 'retries'}" if retries else ""
+    if status >= 500:
+        return UpstreamServerError(
+            clean(f"OpenProject failed to answer {where} ({status_text}{retried}){said}"),
+            hint="The instance may be overloaded or down; try again later.",
+            status=status,
+        )
+    if status == 409:
+        return UpstreamServerError(
+            clean(f"OpenProject reported a conflict on {where} ({status_text}){said}"),
+            hint="A read should not conflict with anything: try again, and if it persists check for a "
+            "plugin or proxy in front of OpenProject that answers 409.",
+            status=status,
+        )
     return UpstreamServerError(
-        clean(f"OpenProject failed to answer {where} ({status_text}{retried}){said}"),
-        hint="The instance may be overloaded or down; try again later.",
+        clean(f"OpenProject answered {where} with an unexpected status ({status_text}){said}"),
+        hint="This status is not one OpenProject uses for reads; check for a proxy or plugin in front of it.",
         status=status,
     )
 

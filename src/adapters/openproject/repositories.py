@@ -98,9 +98,16 @@ async def _fetch_all(
     first = await _fetch(client, path, tp, first_params)
     elements = list(first.elements)
     size, total = first.page_size, first.total
-    if not size or total is None or total <= len(elements):
+    if not size or size < 0 or total is None or total <= len(elements):
         return first, elements
     pages = range(2, -(-total // size) + 1)
+    if len(pages) > client.requests_left:
+        # Refused before sending anything: the instance's claim, not the work, sets the count.
+        raise client.request_limit_error(
+            f"OpenProject reports {total:,} elements at GET /{path}, {size} per page: reading them would "
+            f"take {len(pages):,} more requests, past this call's limit of {client.settings.max_requests_per_call} "
+            f"(OPENPROJECT_MAX_REQUESTS_PER_CALL). Only the first {len(elements):,} were read, and none is returned."
+        )
     for more in await together(_fetch(client, path, tp, {"offset": n, "pageSize": size}) for n in pages):
         elements.extend(more.elements)
     return first, elements

@@ -322,7 +322,10 @@ def test_query_filters_with_linked_values_and_encoded_operators() -> None:
 
 
 def test_pages_echo_the_server_and_fall_back_to_the_request() -> None:
-    collection = decode({"total": 45, "count": 20, "pageSize": 20, "offset": 2}, hal.Collection[hal.UserHal])
+    collection = decode(
+        {"total": 45, "count": 20, "pageSize": 20, "offset": 2, "_embedded": {"elements": []}},
+        hal.Collection[hal.UserHal],
+    )
     page = mapping.page_of(collection, (), PageRequest(offset=9, page_size=99))
     assert (page.total, page.offset, page.page_size, page.has_more) == (45, 2, 20, True)
     bare = decode({"_embedded": {"elements": [{"id": 1, "name": "a"}]}}, hal.Collection[hal.UserHal])
@@ -371,5 +374,5 @@ def test_structs_encode_what_they_decode() -> None:
     document = json.loads(data)
     assert document["pageSize"] == 20 and document["_embedded"]["elements"][0]["startTime"] == "2026-09-08T10:00:00Z"
     assert hal.decode(data, hal.Collection[hal.MeetingHal]) == original
-    query = hal.QueryWithResultsHal(id=1, name="q", embedded=hal.QueryEmbedded(results=hal.Collection(total=0)))
+    query = hal.QueryWithResultsHal(id=1, name="q", embedded=hal.QueryEmbedded(results=hal.Collection(total=0, embedded=hal.CollectionEmbedded())))
     assert hal.decode(hal.encode(query), hal.QueryWithResultsHal) == query
