@@ -134,7 +134,7 @@ class RequestContainer(containers.DeclarativeContainer):
     list_statuses = providers.Factory(ListStatuses, repositories.metadata)
     list_priorities = providers.Factory(ListPriorities, repositories.metadata)
     list_users = providers.Factory(ListUsers, repositories.metadata)
-    get_api_spec = providers.Factory(GetApiSpec, repositories.api_spec, caches, instance)
+    get_api_spec = providers.Factory(GetApiSpec, repositories.api_spec, caches, tenant)
     list_meetings = providers.Factory(ListMeetings, repositories.meetings, resolver)
     get_meeting = providers.Factory(GetMeeting, repositories.meetings)
     search_meetings = providers.Factory(
@@ -200,6 +200,8 @@ def _client_settings(settings: Settings) -> ClientSettings:
         timeout_seconds=settings.timeout_seconds,
         max_retries=settings.max_retries,
         max_concurrency=settings.max_concurrency,
+        max_response_bytes=settings.limits.max_response_bytes,
+        max_requests_per_call=settings.limits.max_requests_per_call,
     )
 
 

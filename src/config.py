@@ -30,6 +30,7 @@ class Settings:
     max_concurrency: int = 8
     single_tenant: bool = False
     log_level: str = "INFO"
+    limits: UpstreamLimits = field(default_factory=lambda: UpstreamLimits())
 
     @property
     def instance(self) -> str:
@@ -39,6 +40,35 @@ class Settings:
         if self.backend == "dataset":
             return f"dataset:{self.dataset_path}"
         return "demo"
+
+
+# Bounds on the work one call does upstream ----------------------------------------------------
+# (OPENPROJECT_MAX_RESPONSE_BYTES, OPENPROJECT_MAX_REQUESTS_PER_CALL, OPENPROJECT_MAX_RESULT_CHARS)
+
+
+@dataclass(frozen=True, slots=True)
+class UpstreamLimits:
+    """What one tool call may read from OpenProject and return, whatever the instance sends."""
+
+    max_response_bytes: int = 32 * 1024 * 1024  # one response body, decompressed
+    max_requests_per_call: int = 200
+    max_result_chars: int = 2_000_000  # one tool result, as compact JSON
+
+
+def load_limits(env: Mapping[str, str]) -> UpstreamLimits:
+    defaults = UpstreamLimits()
+    return UpstreamLimits(
+        max_response_bytes=int(
+            _number(env, "OPENPROJECT_MAX_RESPONSE_BYTES", defaults.max_response_bytes, 65_536, 1024**3)
+        ),
+        max_requests_per_call=int(
+            _number(env, "OPENPROJECT_MAX_REQUESTS_PER_CALL", defaults.max_requests_per_call, 1, 100_000)
+        ),
+        max_result_chars=int(_number(env, "OPENPROJECT_MAX_RESULT_CHARS", defaults.max_result_chars, 10_000, 10**9)),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def env_flag(env: Mapping[str, str], name: str) -> bool:
@@ -88,6 +118,7 @@ def load_settings(
         max_retries=retries,
         max_concurrency=concurrency,
         log_level=log_level,
+        limits=load_limits(env),
     )
     if demo and dataset:
         raise ConfigurationError("Pass either --demo or --dataset PATH, not both.")

@@ -1,4 +1,9 @@
-"""Use case: views of the instance's own OpenAPI document, cached per instance."""
+"""Use case: views of the instance's own OpenAPI document, cached per tenant.
+
+The document is the same for every user of an instance, but it is cached under the caller's
+tenant key all the same: a cached answer is then only ever served to a credential the instance
+itself accepted for that answer, so a rejected token always gets ``OPENPROJECT_AUTH_ERROR``.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,9 @@ from openproject_mcp.ports import ApiSpecRepository
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 SUMMARY_PATH_LIMIT = 400
+# Documents with more JSON values than this are served but not kept (OpenProject 17.3's has
+# about 31,000, 4 MB in memory): one cache entry per tenant must stay a few megabytes.
+CACHE_MAX_VALUES = 200_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,10 +33,10 @@ class GetApiSpecRequest:
 
 
 class GetApiSpec:
-    def __init__(self, specs: ApiSpecRepository, caches: TenantCaches, instance: str) -> None:
+    def __init__(self, specs: ApiSpecRepository, caches: TenantCaches, tenant: str) -> None:
         self._specs = specs
         self._caches = caches
-        self._instance = instance
+        self._tenant = tenant
 
     async def execute(self, request: GetApiSpecRequest) -> ApiSpecView:
         chosen = [
@@ -51,12 +59,29 @@ class GetApiSpec:
 
     async def _document(self, *, refresh: bool) -> dict[str, Any]:
         if not refresh:
-            cached = self._caches.spec.get(self._instance)
+            cached = self._caches.spec.get(self._tenant)
             if cached is not None:
                 return dict(cached)
         document = dict(await self._specs.spec())
-        self._caches.spec.put(self._instance, document)
+        if _values_within(document, CACHE_MAX_VALUES):
+            self._caches.spec.put(self._tenant, document)
         return document
+
+
+def _values_within(document: Mapping[str, Any], limit: int) -> bool:
+    """Whether ``document`` holds at most ``limit`` JSON values (counted without recursion)."""
+    stack: list[Any] = [document]
+    seen = 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > limit:
+            return False
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 def _paths(spec: Mapping[str, Any]) -> dict[str, Any]:

@@ -68,6 +68,11 @@ def parse_filters(raw: str | None) -> tuple[Filter, ...]:
             f"filters is not valid JSON ({exc.msg} at character {exc.pos}).",
             hint=f"Pass an OpenProject filter array such as {_FILTERS_EXAMPLE}.",
         ) from None
+    except RecursionError:
+        raise InvalidArgumentError(
+            "filters is nested too deeply to be a filter array (an array of objects, two levels of nesting).",
+            hint=f"Pass an OpenProject filter array such as {_FILTERS_EXAMPLE}.",
+        ) from None
     if not isinstance(data, list):
         raise _filters_error("filters must be a JSON array")
     parsed: list[Filter] = []
@@ -99,6 +104,8 @@ def parse_sort_by(raw: str | None, *, allowed: Iterable[str] | None = None) -> t
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise InvalidArgumentError(f"sortBy is not valid JSON ({exc.msg}).", hint=f"Use {_SORT_EXAMPLE}.") from None
+        except RecursionError:
+            raise InvalidArgumentError("sortBy is nested too deeply.", hint=f"Use {_SORT_EXAMPLE}.") from None
         if not isinstance(data, list):
             raise InvalidArgumentError(f"sortBy must be {_SORT_EXAMPLE}.")
         for pair in data:

@@ -12,7 +12,7 @@ from openproject_mcp.application.views import (
     ProjectSummary,
     WorkPackageDetail,
     WorkPackageSummary,
-    cut_text,
+    TextCutter,
 )
 from openproject_mcp.domain.entities import (
     Activity,
@@ -24,25 +24,25 @@ from openproject_mcp.domain.entities import (
 
 
 def project_summary(project: Project) -> ProjectSummary:
-    return ProjectSummary(**_project_fields(project))
+    cut = TextCutter()
+    return ProjectSummary(**_project_fields(project, cut), truncated=cut.truncated)
 
 
 def project_detail(project: Project) -> ProjectDetail:
-    return ProjectDetail(
-        **_project_fields(project),
-        status=project.status,
-        status_explanation=project.status_explanation or None,
-    )
+    cut = TextCutter()
+    fields = _project_fields(project, cut)
+    explanation = cut(project.status_explanation or None)
+    return ProjectDetail(**fields, status=project.status, status_explanation=explanation, truncated=cut.truncated)
 
 
-def _project_fields(project: Project) -> dict[str, Any]:
+def _project_fields(project: Project, cut: TextCutter) -> dict[str, Any]:
     return {
         "id": project.id,
         "identifier": project.identifier,
         "name": project.name,
         "active": project.active,
         "public": project.public,
-        "description": project.description or None,
+        "description": cut(project.description or None),
         "parent": project.parent,
         "created_at": project.created_at,
         "updated_at": project.updated_at,
@@ -54,14 +54,16 @@ def work_package_summary(wp: WorkPackage) -> WorkPackageSummary:
 
 
 def work_package_detail(wp: WorkPackage) -> WorkPackageDetail:
-    description, truncated = cut_text(wp.description or None)
+    cut = TextCutter()
+    description = cut(wp.description or None)
+    custom_fields = {name: cut(value) or "" for name, value in wp.custom_fields}  # long text fields too
     return WorkPackageDetail(
         **_work_package_fields(wp),
         description=description,
         parent=wp.parent,
         children=wp.children or None,
-        custom_fields=dict(wp.custom_fields) or None,
-        truncated=truncated or None,
+        custom_fields=custom_fields or None,
+        truncated=cut.truncated,
     )
 
 
@@ -85,18 +87,19 @@ def _work_package_fields(wp: WorkPackage) -> dict[str, Any]:
 
 
 def activity_view(activity: Activity, *, score: float | None = None, snippet: str | None = None) -> ActivityView:
-    comment, truncated = cut_text(activity.comment if activity.is_comment else None)
+    cut = TextCutter()
+    comment = cut(activity.comment if activity.is_comment else None)
     return ActivityView(
         id=activity.id,
         version=activity.version,
         created_at=activity.created_at,
-        details=activity.details,
+        details=cut.all(activity.details),  # a change's details can quote a whole description
         is_comment=activity.is_comment,
         user=activity.user,
         comment=comment,
         score=score,
-        snippet=snippet,
-        truncated=truncated or None,
+        snippet=cut(snippet),
+        truncated=cut.truncated,
     )
 
 
@@ -120,12 +123,14 @@ def meeting_fields(meeting: Meeting) -> dict[str, Any]:
 
 
 def agenda_item_view(item: AgendaItem) -> AgendaItemView:
+    cut = TextCutter()
     return AgendaItemView(
         id=item.id,
-        title=item.title,
+        title=cut(item.title) or "",
         position=item.position,
-        outcomes=item.outcomes,
-        notes=item.notes or None,
+        outcomes=cut.all(item.outcomes),
+        notes=cut(item.notes or None),
         duration_in_minutes=item.duration_in_minutes,
         work_package=item.work_package,
+        truncated=cut.truncated,
     )

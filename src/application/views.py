@@ -54,6 +54,7 @@ class ProjectSummary:
     parent: NamedRef | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    truncated: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +278,7 @@ class AgendaItemView:
     notes: str | None = None
     duration_in_minutes: int | None = None
     work_package: WorkPackageRef | None = None
+    truncated: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,3 +366,27 @@ def cut_text(text: str | None) -> tuple[str | None, bool]:
     if text is None or len(text) <= TEXT_LIMIT:
         return text, False
     return text[:TEXT_LIMIT], True
+
+
+class TextCutter:
+    """Cuts every user-written text of one record at :data:`TEXT_LIMIT`, remembering whether it did.
+
+    ``truncated`` is then ``True`` or ``None`` (omitted), ready for the record's field.
+    """
+
+    __slots__ = ("_cut",)
+
+    def __init__(self) -> None:
+        self._cut = False
+
+    def __call__(self, text: str | None) -> str | None:
+        kept, cut = cut_text(text)
+        self._cut = self._cut or cut
+        return kept
+
+    def all(self, texts: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(self(t) or "" for t in texts)
+
+    @property
+    def truncated(self) -> bool | None:
+        return True if self._cut else None

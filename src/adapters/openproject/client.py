@@ -501,8 +501,8 @@ class OpenProjectClient:
             response.close()  # stop receiving: the rest of the body is never read
             if room < limit:
                 message = (
-                    f"This call has read {self._bytes_read // (1024 * 1024)} MiB from OpenProject, and the answer "
-                    f"to GET /{path} would pass the {call_limit // (1024 * 1024)} MiB one call may read "
+                    f"This call has read {self._bytes_read:,} bytes from OpenProject, and the answer to "
+                    f"GET /{path} would pass the {call_limit:,} bytes one call may read "
                     f"({CALL_BYTES_FACTOR} times OPENPROJECT_MAX_RESPONSE_BYTES); it was not read."
                 )
             else:

@@ -18,7 +18,7 @@ from openproject_mcp.adapters.fixture.work_package_repository import InMemoryWor
 from openproject_mcp.application import views
 from openproject_mcp.application.activities import ListActivitiesRequest, ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec, GetApiSpecRequest
-from openproject_mcp.application.caching import TenantCaches
+from openproject_mcp.application.caching import TenantCaches, tenant_key
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest, ListMeetings, ListMeetingsRequest
 from openproject_mcp.application.metadata import (
     ListPriorities,
@@ -49,7 +49,13 @@ from openproject_mcp.application.work_packages import (
 )
 from openproject_mcp.config import Settings
 from openproject_mcp.domain.entities import MeetingDetails, Project, User
-from openproject_mcp.domain.errors import ForbiddenError, InvalidArgumentError, NotFoundError, UnsupportedError
+from openproject_mcp.domain.errors import (
+    AuthenticationError,
+    ForbiddenError,
+    InvalidArgumentError,
+    NotFoundError,
+    UnsupportedError,
+)
 from openproject_mcp.domain.queries import Filter, Page, PageRequest, SortKey
 from tests.conftest import shared_path
 from tests.support.datasets import DEMO, dataset_settings, scope_for
@@ -243,7 +249,7 @@ async def test_activities_full_timeline_and_ranked_view() -> None:
 
 async def test_openapi_views_over_the_real_17_3_document() -> None:
     spec = json.loads(shared_path("openproject-spec", "openproject-apiv3-17.3-stable.bundled.json").read_text())
-    use_case = GetApiSpec(InMemoryApiSpecRepository(spec), TenantCaches(), "test-instance")
+    use_case = GetApiSpec(InMemoryApiSpecRepository(spec), TenantCaches(), tenant_key("test-instance", "token"))
     summary = await use_case.execute(GetApiSpecRequest())
     assert summary.total_paths == len(spec["paths"]) and summary.tags
     path = await use_case.execute(GetApiSpecRequest(path="/API/V3/PROJECTS"))
@@ -257,23 +263,47 @@ async def test_openapi_views_over_the_real_17_3_document() -> None:
     assert missing.value.hint and "Model" in missing.value.hint
 
 
-async def test_openapi_document_is_cached_per_instance() -> None:
-    fetched = 0
+async def test_openapi_document_is_cached_per_tenant_never_across_credentials() -> None:
+    fetched: list[str] = []
 
     class Counting(InMemoryApiSpecRepository):
+        def __init__(self, token: str) -> None:
+            super().__init__({"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {}})
+            self.token = token
+
         async def spec(self) -> dict[str, object]:
-            nonlocal fetched
-            fetched += 1
+            fetched.append(self.token)
+            if self.token == "rejected":
+                raise AuthenticationError("OpenProject rejected the API token (HTTP 401).")
             return await super().spec()
 
     caches = TenantCaches()
-    repository = Counting({"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {}})
-    use_case = GetApiSpec(repository, caches, "instance-a")
-    await use_case.execute(GetApiSpecRequest())
-    await use_case.execute(GetApiSpecRequest())
-    assert fetched == 1
-    await use_case.execute(GetApiSpecRequest(refresh=True))
-    assert fetched == 2
+
+    def use_case(token: str) -> GetApiSpec:
+        return GetApiSpec(Counting(token), caches, tenant_key("instance-a", token))
+
+    await use_case("alice").execute(GetApiSpecRequest())
+    await use_case("alice").execute(GetApiSpecRequest())
+    assert fetched == ["alice"]
+    await use_case("alice").execute(GetApiSpecRequest(refresh=True))
+    assert fetched == ["alice", "alice"]
+    # Another credential is never answered from alice's entry: it asks the instance itself.
+    await use_case("bob").execute(GetApiSpecRequest())
+    assert fetched[-1] == "bob"
+    with pytest.raises(AuthenticationError):
+        await use_case("rejected").execute(GetApiSpecRequest())
+    assert fetched[-1] == "rejected"
+    assert len(caches.spec) == 2
+
+
+async def test_an_oversized_openapi_document_is_served_but_not_kept() -> None:
+    huge = {"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {}, "x": list(range(250_000))}
+    caches = TenantCaches()
+    view = await GetApiSpec(InMemoryApiSpecRepository(huge), caches, tenant_key("i", "t")).execute(
+        GetApiSpecRequest()
+    )
+    assert view.title == "T"
+    assert len(caches.spec) == 0
 
 
 async def test_list_meetings_time_filter_splits_past_and_upcoming() -> None:
