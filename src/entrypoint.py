@@ -99,7 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:  # a dataset that cannot be served
         print(f"openproject-mcp: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    server = build_server(application.scope, read_only=settings.read_only)
+    server = build_server(
+        application.scope, read_only=settings.read_only, max_result_chars=settings.limits.max_result_chars
+    )
     if args.command == "call":
         return _call(server, application, args.tool, args.arguments)
     if http:

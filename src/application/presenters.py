@@ -10,9 +10,9 @@ from openproject_mcp.application.views import (
     MeetingSummary,
     ProjectDetail,
     ProjectSummary,
+    TextCutter,
     WorkPackageDetail,
     WorkPackageSummary,
-    TextCutter,
 )
 from openproject_mcp.domain.entities import (
     Activity,

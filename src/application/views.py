@@ -61,11 +61,13 @@ class ProjectSummary:
 class ProjectDetail(ProjectSummary):
     status: str | None = None
     status_explanation: str | None = None
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ProjectList(Listing):
     projects: tuple[ProjectSummary, ...]
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +95,13 @@ class WorkPackageDetail(WorkPackageSummary):
     children: tuple[WorkPackageRef, ...] | None = None
     custom_fields: dict[str, str] | None = None
     truncated: bool | None = None
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class WorkPackageList(Listing):
     work_packages: tuple[WorkPackageSummary, ...]
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +125,7 @@ class ActivityList:
     total: int
     count: int
     match_mode: MatchModeName | None = None
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +177,7 @@ class SavedQuerySummary:
 @dataclass(frozen=True, slots=True)
 class SavedQueryList(Listing):
     queries: tuple[SavedQuerySummary, ...]
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,21 +209,25 @@ class SavedQueryDefinition:
 class SavedQueryResult:
     query: SavedQueryDefinition
     results: WorkPackageList
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class TypeList:
     types: tuple[WorkPackageType, ...]
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class StatusList:
     statuses: tuple[Status, ...]
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class PriorityList:
     priorities: tuple[Priority, ...]
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +259,7 @@ class ApiSpecView:
     schema_name: str | None = None
     schema: dict[str, Any] | None = None
     spec: dict[str, Any] | None = None
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,6 +278,7 @@ class MeetingSummary:
 @dataclass(frozen=True, slots=True)
 class MeetingList(Listing):
     meetings: tuple[MeetingSummary, ...]
+    notes: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,6 +360,7 @@ class WikiSearchPage:
 @dataclass(frozen=True, slots=True)
 class WikiPageLinkList(Listing):
     links: tuple[WikiPageLink, ...]
+    notes: tuple[str, ...] | None = None
 
 
 def envelope(requested: PageRequest, page: Page[Any]) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from openproject_mcp.adapters.mcp.arguments import input_schema
 from openproject_mcp.adapters.mcp.catalog import TOOLS, ToolSpec, UseCaseScope
 from openproject_mcp.adapters.mcp.errors import INTERNAL_ERROR, compact_json, core_error_result, error_result
 from openproject_mcp.adapters.mcp.wire import output_schema, to_wire
+from openproject_mcp.application.result_size import DEFAULT_MAX_RESULT_CHARS, fit_result
 from openproject_mcp.domain.errors import OpenProjectMcpError
 
 log = logging.getLogger("openproject_mcp.mcp")
@@ -91,6 +92,7 @@ def build_server(
     read_only: bool = False,
     tools: Sequence[ToolSpec] = TOOLS,
     instructions: str = INSTRUCTIONS,
+    max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
 ) -> Server[Any]:
     """The MCP server for ``tools``. In read-only mode tools that write are neither listed nor run."""
     by_name = {spec.name: spec for spec in tools}
@@ -125,7 +127,7 @@ def build_server(
 
         try:
             async with scope_factory(_credential(ctx)) as scope:
-                result = await spec.handler(arguments, scope, progress)
+                result = fit_result(await spec.handler(arguments, scope, progress), max_result_chars)
         except OpenProjectMcpError as exc:
             return core_error_result(exc)
         except Exception:

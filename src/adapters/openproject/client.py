@@ -243,11 +243,11 @@ def parse_retry_after(value: str | None, now: datetime) -> float | None:
     return max(0.0, (when - now).total_seconds())
 
 
-class _BodyTooLarge(Exception):
+class BodyTooLargeError(Exception):
     """The decoded body passed the byte limit it was read with."""
 
 
-class _UnreadableEncoding(Exception):
+class UnreadableEncodingError(Exception):
     """The body uses a content encoding this client does not decode, or does not decompress."""
 
 
@@ -271,24 +271,24 @@ class _Inflater:
                     self._decoder = zlib.decompressobj(-zlib.MAX_WBITS)
                     self._started = True
                     continue
-                raise _UnreadableEncoding(f"the {self._encoding} body could not be decompressed ({exc})") from exc
+                raise UnreadableEncodingError(f"the {self._encoding} body could not be decompressed ({exc})") from exc
             self._started = True
             out += piece
             if len(out) > room:
-                raise _BodyTooLarge
+                raise BodyTooLargeError
             data = self._decoder.unconsumed_tail
 
     def finish(self, room: int, out: bytearray) -> None:
         try:
             out += self._decoder.flush()
         except zlib.error as exc:
-            raise _UnreadableEncoding(f"the {self._encoding} body could not be decompressed ({exc})") from exc
+            raise UnreadableEncodingError(f"the {self._encoding} body could not be decompressed ({exc})") from exc
         if len(out) > room:
-            raise _BodyTooLarge
+            raise BodyTooLargeError
 
 
 async def read_bounded(response: aiohttp.ClientResponse, limit: int) -> bytes:
-    """The body of ``response``, decoded, if it is at most ``limit`` bytes; else :class:`_BodyTooLarge`.
+    """The body of ``response``, decoded, if it is at most ``limit`` bytes; else :class:`BodyTooLargeError`.
 
     The limit holds for what is on the wire and for what it decompresses to, and it is checked
     while reading: neither a huge body nor a small compressed one that inflates (a "gzip bomb")
@@ -296,7 +296,7 @@ async def read_bounded(response: aiohttp.ClientResponse, limit: int) -> bytes:
     """
     declared = response.content_length
     if declared is not None and declared > limit:
-        raise _BodyTooLarge
+        raise BodyTooLargeError
     encoding = response.headers.get("Content-Encoding", "").strip().lower()
     inflater: _Inflater | None
     if encoding in ("", "identity"):
@@ -304,17 +304,17 @@ async def read_bounded(response: aiohttp.ClientResponse, limit: int) -> bytes:
     elif encoding in ("gzip", "x-gzip", "deflate"):
         inflater = _Inflater("gzip" if encoding == "x-gzip" else encoding)
     else:
-        raise _UnreadableEncoding(f"it uses the content encoding {encoding!r}, which was not asked for")
+        raise UnreadableEncodingError(f"it uses the content encoding {encoding!r}, which was not asked for")
     out = bytearray()
     received = 0
     async for chunk in response.content.iter_chunked(_CHUNK_BYTES):
         received += len(chunk)
         if received > limit:
-            raise _BodyTooLarge
+            raise BodyTooLargeError
         if inflater is None:
             out += chunk
             if len(out) > limit:
-                raise _BodyTooLarge
+                raise BodyTooLargeError
         else:
             inflater.feed(chunk, limit, out)
     if inflater is not None:
@@ -451,7 +451,7 @@ class OpenProjectClient:
                     return await self._read_body(response, path)
                 try:
                     body = await read_bounded(response, ERROR_BODY_BYTES)
-                except (aiohttp.ClientError, TimeoutError, _BodyTooLarge, _UnreadableEncoding):
+                except (aiohttp.ClientError, TimeoutError, BodyTooLargeError, UnreadableEncodingError):
                     response.close()  # the message is not needed that badly: drop the connection
                     body = b""
                 return _StatusFailure(
@@ -497,7 +497,7 @@ class OpenProjectClient:
         room = min(limit, call_limit - self._bytes_read)
         try:
             body = await read_bounded(response, room)
-        except _BodyTooLarge:
+        except BodyTooLargeError:
             response.close()  # stop receiving: the rest of the body is never read
             if room < limit:
                 message = (
@@ -518,7 +518,7 @@ class OpenProjectClient:
                 ),
                 retryable=False,
             )
-        except _UnreadableEncoding as exc:
+        except UnreadableEncodingError as exc:
             response.close()
             return _TransportFailure(
                 UpstreamServerError(

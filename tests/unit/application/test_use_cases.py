@@ -297,11 +297,10 @@ async def test_openapi_document_is_cached_per_tenant_never_across_credentials() 
 
 
 async def test_an_oversized_openapi_document_is_served_but_not_kept() -> None:
-    huge = {"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {}, "x": list(range(250_000))}
+    huge: dict[str, object] = {"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {}}
+    huge["x"] = list(range(250_000))
     caches = TenantCaches()
-    view = await GetApiSpec(InMemoryApiSpecRepository(huge), caches, tenant_key("i", "t")).execute(
-        GetApiSpecRequest()
-    )
+    view = await GetApiSpec(InMemoryApiSpecRepository(huge), caches, tenant_key("i", "t")).execute(GetApiSpecRequest())
     assert view.title == "T"
     assert len(caches.spec) == 0
 

@@ -374,5 +374,7 @@ def test_structs_encode_what_they_decode() -> None:
     document = json.loads(data)
     assert document["pageSize"] == 20 and document["_embedded"]["elements"][0]["startTime"] == "2026-09-08T10:00:00Z"
     assert hal.decode(data, hal.Collection[hal.MeetingHal]) == original
-    query = hal.QueryWithResultsHal(id=1, name="q", embedded=hal.QueryEmbedded(results=hal.Collection(total=0, embedded=hal.CollectionEmbedded())))
+    query = hal.QueryWithResultsHal(
+        id=1, name="q", embedded=hal.QueryEmbedded(results=hal.Collection(total=0, embedded=hal.CollectionEmbedded()))
+    )
     assert hal.decode(hal.encode(query), hal.QueryWithResultsHal) == query

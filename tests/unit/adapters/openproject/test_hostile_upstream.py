@@ -15,7 +15,7 @@ import html
 import json
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote, quote_plus
@@ -23,10 +23,9 @@ from urllib.parse import quote, quote_plus
 import pytest
 from aiohttp import web
 
-from openproject_mcp.adapters.openproject.client import _BodyTooLarge, _Inflater
+from openproject_mcp.adapters.openproject.client import BodyTooLargeError, _Inflater
 from openproject_mcp.adapters.openproject.concurrency import together
 from openproject_mcp.adapters.openproject.repositories import (
-    AiohttpMeetingRepository,
     AiohttpProjectRepository,
     AiohttpWikiPageRepository,
 )
@@ -148,10 +147,8 @@ async def test_a_declared_oversized_body_is_refused_before_reading(make_client: 
         response = web.StreamResponse(headers={"Content-Type": "application/hal+json"})
         response.content_length = 100 * MIB
         await response.prepare(request)
-        try:
+        with suppress(ConnectionError, RuntimeError):
             await response.write(b"{" * 1024)
-        except (ConnectionError, RuntimeError):
-            pass
         return response
 
     async with hostile({"api/v3/projects/2": declared}) as server:
@@ -186,7 +183,7 @@ async def test_a_gzip_bomb_never_inflates_past_the_cap(make_client: ClientMaker)
 def test_the_inflater_stops_one_byte_past_the_room_it_is_given() -> None:
     bomb = gzip_bomb(64 * MIB)
     out = bytearray()
-    with pytest.raises(_BodyTooLarge):
+    with pytest.raises(BodyTooLargeError):
         _Inflater("gzip").feed(bomb, MIB, out)
     assert len(out) == MIB + 1, "decompression stops as soon as the cap is passed, whatever the chunk holds"
 
@@ -290,7 +287,9 @@ async def test_a_claimed_total_of_a_million_is_refused_after_one_request(make_cl
 
 async def test_3000_outcome_links_stop_at_the_ceiling_of_requests_per_call() -> None:
     links = [p.link(f"/op/api/v3/meeting_outcomes/{n}") for n in range(1, 3001)]
-    item = p.agenda_item(1, "Budget", 1, _links={"self": p.link("/op/api/v3/meeting_agenda_items/1"), "outcomes": links})
+    item = p.agenda_item(
+        1, "Budget", 1, _links={"self": p.link("/op/api/v3/meeting_agenda_items/1"), "outcomes": links}
+    )
     routes: dict[str, Handler] = {
         "api/v3/meetings/2": json_answer(p.meeting(2)),
         "api/v3/meetings/2/agenda_items": json_answer(p.collection([item], paginated=False)),
