@@ -39,6 +39,7 @@ from openproject_mcp.domain.errors import (
     ForbiddenError,
     InvalidQueryError,
     NotFoundError,
+    RequestLimitError,
     UnsupportedError,
     UpstreamServerError,
 )
@@ -254,8 +255,8 @@ class AiohttpWorkPackageRepository(WorkPackageRepository):
     async def _name_of(self, user_id: int) -> str:
         try:
             resource = await _fetch(self._client, endpoints.USER.path(id=user_id), hal.UserHal)
-        except (NotFoundError, ForbiddenError):
-            resource = None  # deleted, or not visible to this user
+        except (NotFoundError, ForbiddenError, RequestLimitError):
+            resource = None  # deleted, not visible to this user, or past this call's request ceiling
         if resource is None or not resource.name:
             return f"User #{user_id}"
         return resource.name

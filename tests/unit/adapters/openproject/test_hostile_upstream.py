@@ -28,6 +28,7 @@ from openproject_mcp.adapters.openproject.concurrency import together
 from openproject_mcp.adapters.openproject.repositories import (
     AiohttpProjectRepository,
     AiohttpWikiPageRepository,
+    AiohttpWorkPackageRepository,
 )
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest
 from openproject_mcp.application.projects import GetProject, GetProjectRequest, ListProjects, ListProjectsRequest
@@ -422,3 +423,20 @@ async def test_echoed_tokens_in_any_spelling_never_reach_an_error_or_a_result(
     shown = (detail.description + caught.value.message).lower()
     for form in (TOKEN, quote_plus(TOKEN), quote(TOKEN, safe=""), html.escape(TOKEN)):
         assert form.lower() not in shown
+
+
+async def test_activities_naming_thousands_of_users_fall_back_to_ids_past_the_ceiling(
+    make_client: ClientMaker,
+) -> None:
+    activities = [
+        p.activity(n, n, "2026-09-01T09:00:00Z", f"/op/api/v3/users/{n}", comment=f"comment {n}") for n in range(1, 501)
+    ]
+    routes: dict[str, Handler] = {"api/v3/work_packages/38/activities": json_answer(p.collection(activities))}
+    routes |= {f"api/v3/users/{n}": json_answer(p.user(n, f"User name {n}")) for n in range(1, 501)}
+    async with hostile(routes) as server:
+        client = await make_client(server.base_url, TOKEN, max_requests_per_call=50)
+        timeline = await AiohttpWorkPackageRepository(client).activities(38)
+        assert len(timeline) == 500 and len(server.requests) == 50
+        names = {a.user.name for a in timeline if a.user is not None}
+        assert sum(1 for n in names if n.startswith("User name ")) == 49  # the rest could not be looked up
+        assert "User #500" in names
