@@ -9,7 +9,6 @@ statuses that are not (a proxy's 418, OpenProject's 409...).
 from __future__ import annotations
 
 import base64
-import functools
 import html
 import json
 import re
@@ -122,7 +121,6 @@ def url_password(url: str | None) -> str | None:
         return None
 
 
-@functools.lru_cache(maxsize=64)
 def _pattern(secrets: tuple[str, ...]) -> re.Pattern[str] | None:
     forms = [s for s in secrets if s]
     if not forms:
@@ -159,7 +157,6 @@ def redact_bytes(body: bytes, secrets: Iterable[str]) -> bytes:
     return pattern.sub(_REDACTED.encode(), body)
 
 
-@functools.lru_cache(maxsize=64)
 def _pattern_bytes(secrets: tuple[str, ...]) -> re.Pattern[bytes]:
     return re.compile(b"|".join(re.escape(s.encode()) for s in secrets), re.IGNORECASE)
 
