@@ -108,13 +108,13 @@ class Collection(_Hal, Generic[E], frozen=True, kw_only=True):
     count: int | None = None
     page_size: int | None = None
     offset: int | None = None
-    # Required in effect: a collection without its elements is a malformed answer, not an empty
-    # page (it would read "total 3" over nothing).
+    # Required unless the collection says it is empty: without its elements a collection is a
+    # malformed answer, not an empty page (it would read "total 3" over nothing).
     embedded: CollectionEmbedded[E] | None = msgspec.field(name="_embedded", default=None)
     links: SelfLinks = msgspec.field(name="_links", default_factory=SelfLinks)
 
     def __post_init__(self) -> None:
-        if self.embedded is None:
+        if self.embedded is None and not (self.count == 0 or (self.count is None and self.total == 0)):
             raise ValueError("a collection without `_embedded` (its elements are missing)")
 
     @property

@@ -378,3 +378,17 @@ def test_structs_encode_what_they_decode() -> None:
         id=1, name="q", embedded=hal.QueryEmbedded(results=hal.Collection(total=0, embedded=hal.CollectionEmbedded()))
     )
     assert hal.decode(hal.encode(query), hal.QueryWithResultsHal) == query
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [{"total": 3, "count": 3}, {"total": 3}, {"count": 2}, {}, {"total": 0, "count": 1}],
+)
+def test_a_collection_claiming_elements_without_embedded_ones_is_malformed(payload: dict[str, Any]) -> None:
+    with pytest.raises(hal.PayloadError, match="without `_embedded`"):
+        decode(payload, hal.Collection[hal.UserHal])
+
+
+@pytest.mark.parametrize("payload", [{"total": 0, "count": 0}, {"total": 0}, {"total": 5, "count": 0}])
+def test_an_empty_collection_may_leave_out_embedded(payload: dict[str, Any]) -> None:
+    assert decode(payload, hal.Collection[hal.UserHal]).elements == []
