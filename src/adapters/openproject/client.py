@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import logging
 import math
 import random
 import weakref
@@ -47,6 +48,11 @@ from openproject_mcp.domain.errors import (
 )
 
 QueryParams = Mapping[str, str | int]
+
+_log = logging.getLogger("openproject_mcp.adapters.openproject")
+# Warnings one call writes about what it skipped in an answer (links not followed...): an answer
+# with thousands of bad links must not write thousands of log lines.
+WARNINGS_PER_CALL = 5
 
 # The largest legitimate answers: the 17.3 OpenAPI document is 1.1 MB, a page of 1000 work
 # packages (OpenProject's largest page) about 5 MB with short descriptions, 20 MB with long ones.
@@ -368,6 +374,7 @@ class OpenProjectClient:
         self._slept = 0.0
         self._requests = 0
         self._bytes_read = 0
+        self._warnings = 0
 
     @property
     def settings(self) -> ClientSettings:
@@ -400,6 +407,14 @@ class OpenProjectClient:
             hint="Ask for less (one project, a smaller page, a narrower query), or raise "
             "OPENPROJECT_MAX_REQUESTS_PER_CALL if the instance can take it.",
         )
+
+    def warn(self, message: str) -> None:
+        """Log ``message`` (redacted) as a warning, at most :data:`WARNINGS_PER_CALL` times per call."""
+        self._warnings += 1
+        if self._warnings <= WARNINGS_PER_CALL:
+            _log.warning("%s", self.redact(message))
+        elif self._warnings == WARNINGS_PER_CALL + 1:
+            _log.warning("further warnings of this call are not logged (more than %d)", WARNINGS_PER_CALL)
 
     def redact(self, text: str) -> str:
         """``text`` without the API token in any of its forms."""

@@ -121,10 +121,10 @@ def _follow(client: OpenProjectClient, href: str | None, endpoint: Endpoint) -> 
     try:
         path = client.relative_path(href)
     except ForeignHrefError as exc:
-        _log.warning("not following %s", client.redact(str(exc)))
+        client.warn(f"not following {exc}")
         return None
     if not endpoint.matches(path.split("?", 1)[0]):
-        _log.warning("not following %s: expected %s", client.redact(href), endpoint.template)
+        client.warn(f"not following {href}: expected {endpoint.template}")
         return None
     return path
 

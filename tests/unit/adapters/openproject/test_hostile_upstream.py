@@ -13,6 +13,7 @@ import functools
 import gzip
 import html
 import json
+import logging
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
@@ -440,3 +441,27 @@ async def test_activities_naming_thousands_of_users_fall_back_to_ids_past_the_ce
         names = {a.user.name for a in timeline if a.user is not None}
         assert sum(1 for n in names if n.startswith("User name ")) == 49  # the rest could not be looked up
         assert "User #500" in names
+
+
+async def test_thousands_of_foreign_links_write_a_handful_of_log_lines(caplog: pytest.LogCaptureFixture) -> None:
+    links = [p.link(f"https://elsewhere.example/api/v3/meeting_outcomes/{n}?t={TOKEN}") for n in range(1, 3001)]
+    item = p.agenda_item(
+        1, "Budget", 1, _links={"self": p.link("/op/api/v3/meeting_agenda_items/1"), "outcomes": links}
+    )
+    routes: dict[str, Handler] = {
+        "api/v3/meetings/2": json_answer(p.meeting(2)),
+        "api/v3/meetings/2/agenda_items": json_answer(p.collection([item], paginated=False)),
+    }
+    async with hostile(routes) as server:
+        app = application(server.base_url)
+        try:
+            with caplog.at_level(logging.WARNING):
+                async with app.scope(None) as scope:
+                    meeting = await (await scope.resolve(GetMeeting)).execute(GetMeetingRequest(2))
+        finally:
+            await app.aclose()
+    assert meeting.agenda_items is not None and meeting.agenda_items[0].outcomes == ()
+    warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+    assert 1 <= len(warnings) <= 6, len(warnings)
+    assert "not logged" in warnings[-1].getMessage()
+    assert TOKEN not in caplog.text
