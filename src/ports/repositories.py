@@ -161,7 +161,7 @@ class WikiPageRepository(ABC):
 class WikiPageLinkRepository(ABC):
     @abstractmethod
     async def list(self, work_package_id: int, page: PageRequest) -> Page[WikiPageLink]:
-        """Links between one work package and wiki pages (OpenProject 17.5+).
+        """Links between one work package and wiki pages (OpenProject 17.6+).
 
         ``UnsupportedError`` on older instances, ``NotFoundError`` for an unknown work package.
         """

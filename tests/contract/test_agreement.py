@@ -1,4 +1,9 @@
-"""The fixture backend and the HTTP backend (18.0 profile) give identical answers on one dataset."""
+"""The fixture backend and the HTTP backend give identical answers on one dataset.
+
+The fixture backend offers every capability, including a wiki page list and page texts that no
+released OpenProject serves; the HTTP side is therefore the 18.0 profile with those two added
+(a variant for this comparison only, not a profile of any release).
+"""
 
 from __future__ import annotations
 
@@ -41,9 +46,12 @@ from openproject_mcp.composition import Application
 from openproject_mcp.config import Settings
 from tests.conftest import shared_path
 from tests.contract.conftest import TOKEN, http_settings
-from tests.support.fake_openproject import FakeOpenProject
+from tests.support.fake_openproject import PROFILES, FakeOpenProject
+from tests.support.fake_openproject.profiles import with_unreleased_wiki_api
 
 Call = tuple[type[Any], Any]
+
+EVERYTHING = with_unreleased_wiki_api(PROFILES["18.0"])
 
 
 def demo_calls(dataset: Dataset) -> list[Call]:
@@ -115,7 +123,7 @@ async def test_fixture_and_http_backends_answer_identically(which: str) -> None:
         make = acceptance_calls
     calls = make(dataset)
     expected = await answers(Application(settings), calls)
-    async with FakeOpenProject({TOKEN: dataset}, profile="18.0") as fake:
+    async with FakeOpenProject({TOKEN: dataset}, profile=EVERYTHING) as fake:
         app = Application(http_settings(fake.base_url))
         try:
             got = await answers(app, calls)

@@ -355,7 +355,7 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "openproject_list_wiki_page_links",
         "List wiki page links",
-        "List the wiki pages linked to one work package (OpenProject 17.5+; older versions answer "
+        "List the wiki pages linked to one work package (OpenProject 17.6+; older versions answer "
         "OPENPROJECT_UNSUPPORTED).",
         a.ListWikiPageLinksArgs,
         v.WikiPageLinkList,

@@ -128,7 +128,7 @@ PROJECT_WIKI_PAGES = Endpoint(
 WORK_PACKAGE_WIKI_PAGE_LINKS = Endpoint(
     "api/v3/work_packages/{id}/wiki_page_links",
     _PAGE,
-    since="17.5",
+    since="17.6",
     note="Shape assumed: a collection of {id, identifier, provider, linkType, url, _links.wikiPage}.",
 )
 

@@ -610,10 +610,10 @@ async def test_unpaginated_wiki_page_links_are_paged_here(client: OpenProjectCli
     assert [link.id for link in page.items] == [3, 4] and page.total == 5
 
 
-async def test_wiki_page_links_before_17_5(client: OpenProjectClient, api: aioresponses) -> None:
+async def test_wiki_page_links_before_17_6(client: OpenProjectClient, api: aioresponses) -> None:
     api.get(url_for("api/v3/work_packages/38/wiki_page_links"), status=404, payload=NOT_FOUND)
     api.get(f"{BASE}api/v3/work_packages/38", payload=p.work_package(38))
-    with pytest.raises(UnsupportedError, match=r"needs OpenProject 17.5 or newer|need OpenProject 17.5 or newer"):
+    with pytest.raises(UnsupportedError, match=r"needs OpenProject 17.6 or newer|need OpenProject 17.6 or newer"):
         await AiohttpWikiPageLinkRepository(client).list(38, PageRequest())
 
 
