@@ -96,7 +96,7 @@ class OpenProjectRepositories(containers.DeclarativeContainer):
     queries = providers.Singleton(AiohttpQueryRepository, client)
     metadata = providers.Singleton(AiohttpMetadataRepository, client)
     api_spec = providers.Singleton(AiohttpApiSpecRepository, client)
-    meetings = providers.Singleton(AiohttpMeetingRepository, client)
+    meetings = providers.Singleton(AiohttpMeetingRepository, client, capability_cache)
     wiki_pages = providers.Singleton(AiohttpWikiPageRepository, client)
     wiki_page_links = providers.Singleton(AiohttpWikiPageLinkRepository, client)
     capabilities = providers.Singleton(AiohttpCapabilityRepository, client, capability_cache)

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from openproject_mcp.application.arguments import page_request, positive_id
 from openproject_mcp.application.presenters import agenda_item_view, meeting_fields, meeting_summary
 from openproject_mcp.application.project_scope import ProjectResolver
-from openproject_mcp.application.views import MeetingDetail, MeetingList, envelope
+from openproject_mcp.application.views import AgendaItemView, MeetingDetail, MeetingList, envelope
+from openproject_mcp.domain.entities import AgendaItem
 from openproject_mcp.domain.errors import InvalidArgumentError
-from openproject_mcp.domain.queries import Filter, SortKey
+from openproject_mcp.domain.queries import MeetingOrder, MeetingQuery, MeetingTime
 from openproject_mcp.ports import MeetingRepository
 
 AGENDA_UNAVAILABLE = (
@@ -18,6 +19,14 @@ AGENDA_UNAVAILABLE = (
     "only the meeting itself is shown."
 )
 PARTICIPANTS_UNAVAILABLE = "This OpenProject version does not expose meeting participants."
+OUTCOMES_UNAVAILABLE = (
+    "This OpenProject version does not show agenda item outcomes through its API (they arrived in 17.6): "
+    "an empty outcomes list means unknown, not none."
+)
+BACKLOG_NOTE = (
+    "{count} item(s) are in this meeting's backlog (topics kept for a later meeting): they are listed "
+    "in backlogItems, not on the agenda."
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,18 +44,17 @@ class ListMeetings:
 
     async def execute(self, request: ListMeetingsRequest) -> MeetingList:
         page = page_request(request.offset, request.page_size)
-        filters: list[Filter] = []
-        sort = (SortKey("startTime", "asc"), SortKey("id", "asc"))
-        if request.time is not None:
-            if request.time not in ("upcoming", "past"):
-                raise InvalidArgumentError(f"time must be 'upcoming' or 'past', got {request.time!r}.")
-            filters.append(Filter("time", "=", (request.time,)))
-            if request.time == "past":
-                sort = (SortKey("startTime", "desc"), SortKey("id", "asc"))
+        time: MeetingTime | None = None
+        if request.time == "upcoming":
+            time = "upcoming"
+        elif request.time == "past":
+            time = "past"
+        elif request.time is not None:
+            raise InvalidArgumentError(f"time must be 'upcoming' or 'past', got {request.time!r}.")
         project_id = await self._projects.resolve(request.project_id)
-        if project_id is not None:
-            filters.append(Filter("project", "=", (str(project_id),)))
-        result = await self._meetings.list(filters, sort, page)
+        # Upcoming meetings soonest first; past ones most recent first; without a time, by start.
+        order: MeetingOrder = "newest_first" if time == "past" else "earliest_first"
+        result = await self._meetings.list(MeetingQuery(project_id=project_id, time=time, order=order), page)
         return MeetingList(
             meetings=tuple(meeting_summary(m) for m in result.items),
             **envelope(page, result),
@@ -65,19 +73,34 @@ class GetMeeting:
 
     async def execute(self, request: GetMeetingRequest) -> MeetingDetail:
         meeting_id = positive_id(request.meeting_id, "id")
-        meeting, details = await asyncio.gather(self._meetings.get(meeting_id), self._meetings.details(meeting_id))
         notes: list[str] = []
-        agenda = None
+        agenda = backlog = None
         if request.include_agenda_items:
+            meeting, details = await asyncio.gather(self._meetings.get(meeting_id), self._meetings.details(meeting_id))
+            participants = details.participants
             if details.agenda_items is None:
                 notes.append(AGENDA_UNAVAILABLE)
             else:
-                agenda = tuple(agenda_item_view(i) for i in sorted(details.agenda_items, key=lambda i: i.position))
-        if details.participants is None:
+                agenda = _items(details.agenda_items)
+                if not details.outcomes_readable:
+                    notes.append(OUTCOMES_UNAVAILABLE)
+            if details.backlog_items:
+                backlog = _items(details.backlog_items)
+                notes.append(BACKLOG_NOTE.format(count=len(backlog)))
+        else:
+            # Without the agenda no agenda request is sent: the participants come with the meeting.
+            meeting = await self._meetings.get(meeting_id)
+            participants = await self._meetings.participants(meeting_id)
+        if participants is None:
             notes.append(PARTICIPANTS_UNAVAILABLE)
         return MeetingDetail(
             **meeting_fields(meeting),
-            participants=details.participants or None,
+            participants=participants or None,
             agenda_items=agenda,
+            backlog_items=backlog,
             notes=tuple(notes) or None,
         )
+
+
+def _items(items: tuple[AgendaItem, ...]) -> tuple[AgendaItemView, ...]:
+    return tuple(agenda_item_view(i) for i in sorted(items, key=lambda i: (i.position, i.id)))

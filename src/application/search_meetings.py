@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ from openproject_mcp.application.views import (
 from openproject_mcp.domain.capabilities import InstanceCapabilities
 from openproject_mcp.domain.entities import AgendaItem, Meeting, MeetingDetails
 from openproject_mcp.domain.errors import InvalidQueryError, OpenProjectMcpError
-from openproject_mcp.domain.queries import Filter, Page, PageRequest, SortKey
+from openproject_mcp.domain.queries import MeetingQuery, Page, PageRequest
 from openproject_mcp.domain.search import Field
 from openproject_mcp.ports import CapabilityRepository, MeetingRepository
 
@@ -82,7 +83,6 @@ MATCH_TYPES: dict[str, MeetingMatchType] = {
     "author": "author",
     "project": "project",
 }
-NEWEST_FIRST = (SortKey("startTime", "desc"), SortKey("id", "asc"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +116,7 @@ class SearchMeetings:
         page = page_request(request.offset, request.page_size)
         project_id = await self._projects.resolve(request.project_id)
         capabilities = await self._capabilities.capabilities()
-        base = [Filter("project", "=", (str(project_id),))] if project_id is not None else []
+        base = MeetingQuery(project_id=project_id, order="newest_first")
         found = await self._candidates(query, base, capabilities)
         notes = list(found.notes)
 
@@ -184,7 +184,7 @@ class SearchMeetings:
         )
 
     async def _candidates(
-        self, query: str, base: list[Filter], capabilities: InstanceCapabilities
+        self, query: str, base: MeetingQuery, capabilities: InstanceCapabilities
     ) -> CandidateSet[Meeting]:
         terms = full_text_terms(query) if capabilities.meeting_search_filter else ()
         # The full-text legs do not depend on the list, so they run while it is read.
@@ -222,20 +222,18 @@ class SearchMeetings:
             found.add(outcome.items, lambda m: m.id, server_match=True)
         return found
 
-    async def _window(self, base: list[Filter]) -> CandidateSet[Meeting]:
+    async def _window(self, base: MeetingQuery) -> CandidateSet[Meeting]:
         """The most recent meetings in scope, up to the candidate limit.
 
         One request covers the window unless the instance caps pageSize lower; then the other
         pages are read concurrently, now that the first one gave the total and the real size.
         """
         found: CandidateSet[Meeting] = CandidateSet()
-        first = await self._meetings.list(base, NEWEST_FIRST, PageRequest(1, CANDIDATE_LIMIT))
+        first = await self._meetings.list(base, PageRequest(1, CANDIDATE_LIMIT))
         found.add(first.items, lambda m: m.id)
         size = max(1, first.page_size)
         pages = math.ceil(min(first.total, CANDIDATE_LIMIT) / size)
-        rest = await asyncio.gather(
-            *(self._meetings.list(base, NEWEST_FIRST, PageRequest(n, size)) for n in range(2, pages + 1))
-        )
+        rest = await asyncio.gather(*(self._meetings.list(base, PageRequest(n, size)) for n in range(2, pages + 1)))
         for more in rest:
             found.add(more.items, lambda m: m.id)
         if len(found.by_id) > CANDIDATE_LIMIT:
@@ -243,9 +241,8 @@ class SearchMeetings:
         found.limit_reached = first.total > CANDIDATE_LIMIT
         return found
 
-    async def _full_text(self, base: list[Filter], term: str) -> Page[Meeting]:
-        filters = [*base, Filter("search", "**", (term,))]
-        return await self._meetings.list(filters, NEWEST_FIRST, PageRequest(1, FULL_TEXT_LEG_SIZE))
+    async def _full_text(self, base: MeetingQuery, term: str) -> Page[Meeting]:
+        return await self._meetings.list(dataclasses.replace(base, text=term), PageRequest(1, FULL_TEXT_LEG_SIZE))
 
     async def _details(self, meeting: Meeting) -> MeetingDetails:
         return await self._meetings.details(meeting.id)

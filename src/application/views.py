@@ -295,8 +295,14 @@ class AgendaItemView:
 
 @dataclass(frozen=True, slots=True)
 class MeetingDetail(MeetingSummary):
+    """One meeting. ``agendaItems`` are the items on its agenda, never its backlog items;
+    ``backlogItems`` are the items of the meeting's backlog section (OpenProject 17.6+), topics kept
+    for a later meeting and not on this agenda, absent when there are none or the instance does not
+    tell them apart. ``notes`` says what this OpenProject version could not provide."""
+
     participants: tuple[NamedRef, ...] | None = None
     agenda_items: tuple[AgendaItemView, ...] | None = None
+    backlog_items: tuple[AgendaItemView, ...] | None = None
     notes: tuple[str, ...] | None = None
 
 

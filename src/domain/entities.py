@@ -185,6 +185,13 @@ class MeetingDetails:
     meeting_id: int
     participants: tuple[NamedRef, ...] | None
     agenda_items: tuple[AgendaItem, ...] | None
+    backlog_items: tuple[AgendaItem, ...] | None = None
+    """Items in the meeting's backlog (OpenProject 17.6+ lists them with the agenda items, in a
+    backlog section): topics kept for later, not on this meeting's agenda. ``None`` where the
+    instance does not tell them apart."""
+    outcomes_readable: bool = True
+    """Whether the instance shows agenda items' outcomes at all (the outcomes API is 17.6's); when
+    not, an item's empty ``outcomes`` means "unknown", not "none"."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, Literal, TypeVar
 
 T = TypeVar("T")
 
@@ -22,6 +22,26 @@ class Filter:
 class SortKey:
     attribute: str
     direction: str = "asc"  # "asc" | "desc"
+
+
+MeetingTime = Literal["upcoming", "past"]
+MeetingOrder = Literal["earliest_first", "newest_first"]
+
+
+@dataclass(frozen=True, slots=True)
+class MeetingQuery:
+    """Which meetings, in which order: an intent that each backend translates to what it speaks.
+
+    ``time``: ``upcoming`` (starting after now) or ``past`` (the others); ``None`` for both.
+    ``text``: a server-side full-text match (each word in the title, an agenda item or an
+    outcome), only where the capability ``meeting_search_filter`` holds. ``order``:
+    ``earliest_first`` or ``newest_first`` by start time, ties by ascending id.
+    """
+
+    project_id: int | None = None
+    time: MeetingTime | None = None
+    text: str | None = None
+    order: MeetingOrder = "earliest_first"
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from openproject_mcp.domain.entities import (
     Attachment,
     Meeting,
     MeetingDetails,
+    NamedRef,
     Priority,
     Project,
     SavedQuery,
@@ -35,7 +36,7 @@ from openproject_mcp.domain.entities import (
     WorkPackage,
     WorkPackageType,
 )
-from openproject_mcp.domain.queries import Filter, Page, PageRequest, SortKey
+from openproject_mcp.domain.queries import Filter, MeetingQuery, Page, PageRequest, SortKey
 
 
 class ProjectRepository(ABC):
@@ -123,12 +124,11 @@ class ApiSpecRepository(ABC):
 
 class MeetingRepository(ABC):
     @abstractmethod
-    async def list(self, filters: Sequence[Filter], sort_by: Sequence[SortKey], page: PageRequest) -> Page[Meeting]:
-        """Meetings matching every filter.
+    async def list(self, query: MeetingQuery, page: PageRequest) -> Page[Meeting]:
+        """Meetings matching the query, in its order (see :class:`MeetingQuery`).
 
-        Filters: ``project`` (``=``), ``time`` (``=`` with ``past`` or ``upcoming``),
-        ``search`` (``**``; only where the capability ``meeting_search_filter`` holds: each
-        word must appear in the title, an agenda item title, its notes or its outcomes).
+        The backend chooses how to ask (OpenProject's time filter and sort keys differ between
+        versions); a list never fails because of the order asked for.
         ``UnsupportedError`` where the instance has no meeting list.
         """
 
@@ -138,7 +138,11 @@ class MeetingRepository(ABC):
 
     @abstractmethod
     async def details(self, meeting_id: int) -> MeetingDetails:
-        """Participants and agenda items (with outcomes); ``None`` parts where unavailable."""
+        """Participants, agenda items (with outcomes) and backlog items; ``None`` parts where unavailable."""
+
+    @abstractmethod
+    async def participants(self, meeting_id: int) -> tuple[NamedRef, ...] | None:
+        """Only the participants (no agenda request); ``None`` where the instance has none to give."""
 
 
 class WikiPageRepository(ABC):

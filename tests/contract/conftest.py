@@ -32,6 +32,13 @@ class Backend:
     version: str  # the profile; "fixture" and "live" expose what they have
     fake: FakeOpenProject | None = None
 
+    def plays(self, attribute: str) -> bool:
+        """Whether the fake's profile has this behaviour (``Profile`` attribute); the fixture and a
+        live instance count as having it."""
+        if self.fake is None:
+            return True
+        return bool(getattr(self.fake.profile, attribute))
+
     def has(self, since: str) -> bool:
         """Whether this backend offers what OpenProject ``since`` introduced."""
         if self.version in ("fixture", "live"):

@@ -317,7 +317,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "openproject_get_meeting",
         "Get a meeting",
         "Get one meeting with its participants and agenda items (notes, outcomes, linked work packages). "
-        "On OpenProject versions without agenda items, the meeting comes with a note saying so.",
+        "Items of the meeting's backlog (kept for a later meeting) come apart, in backlogItems, never as "
+        "agenda items. On OpenProject versions without agenda items, the meeting comes with a note saying so.",
         a.GetMeetingArgs,
         v.MeetingDetail,
         _get_meeting,

@@ -7,9 +7,16 @@ filter, the first project, the first work package), then what needs an id from t
 
 Only definitive answers are cached. An answer that needs data the instance does not have yet
 (no meeting to look at, no work package...) or that failed on the way (5xx, network, or a 403 on
-one probe: a user may lack a module in the one project probed) counts as "no" for the current
-call and is asked again next time. 401 and 429 are raised as they are. Definitive answers expire
-after an hour, so an upgraded instance (or a module switched on) is noticed without a restart.
+one probe: a user may lack a module in the one project probed) is never taken for a missing
+feature: for the current call the feature counts as present (except the wiki page list, whose
+absence only selects the discovery that works everywhere), so the feature's own requests run and
+report their own failures (a 5xx degrades a search, a 401/403/429 fails it), and it is asked again
+next time. 401 and 429 are raised as they are. Definitive answers expire after an hour, so an
+upgraded instance (or a module switched on) is noticed without a restart.
+
+The cache also remembers how an instance wants to be asked (:meth:`CapabilityCache.dialect`),
+learned by the repositories from answers they received: which form of the meetings ``time``
+filter it accepts, and whether it sorts meetings by start time.
 """
 
 from __future__ import annotations
@@ -46,6 +53,11 @@ Answer = bool | None  # None: undetermined for now
 _UNDETERMINED = (UpstreamServerError, NetworkError, ForbiddenError)
 CACHE_TTL_SECONDS = 3600.0
 
+UNDETERMINED_MEANS: Mapping[str, bool] = {
+    name: name not in ("wiki_page_list", "wiki_bodies") for name in CAPABILITY_NAMES
+}
+"""What a capability counts as for one call when its probe could not tell (never cached)."""
+
 
 class CapabilityCache:
     """App-level memory of each instance's capabilities, keyed by its base URL.
@@ -55,6 +67,7 @@ class CapabilityCache:
 
     def __init__(self, ttl_seconds: float = CACHE_TTL_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         self._known: dict[str, dict[str, bool]] = {}
+        self._dialects: dict[str, dict[str, str]] = {}
         self._learned_at: dict[str, float] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._ttl = ttl_seconds
@@ -66,27 +79,45 @@ class CapabilityCache:
             lock = self._locks[base_url] = asyncio.Lock()
         return lock
 
-    def known(self, base_url: str) -> dict[str, bool]:
+    def _expire(self, base_url: str) -> None:
         learned = self._learned_at.get(base_url)
         if learned is not None and self._clock() - learned > self._ttl:
             self.forget(base_url)
+
+    def _touch(self, base_url: str) -> None:
+        if base_url not in self._learned_at:
+            self._learned_at[base_url] = self._clock()
+
+    def known(self, base_url: str) -> dict[str, bool]:
+        self._expire(base_url)
         return dict(self._known.get(base_url, {}))
 
     def remember(self, base_url: str, answers: Mapping[str, bool]) -> None:
         unknown = set(answers) - set(CAPABILITY_NAMES)
         if unknown:
             raise ValueError(f"unknown capabilities: {sorted(unknown)}")
-        if base_url not in self._known:
-            self._learned_at[base_url] = self._clock()
+        self._touch(base_url)
         self._known.setdefault(base_url, {}).update(answers)
+
+    def dialect(self, base_url: str, key: str) -> str | None:
+        """How this instance wants something asked, as learned from an answer (``None``: not yet)."""
+        self._expire(base_url)
+        return self._dialects.get(base_url, {}).get(key)
+
+    def learn_dialect(self, base_url: str, key: str, value: str) -> None:
+        """Remember a form the instance accepted (only ever from a successful answer)."""
+        self._touch(base_url)
+        self._dialects.setdefault(base_url, {})[key] = value
 
     def forget(self, base_url: str | None = None) -> None:
         """Drop what is known about one instance (or all), e.g. after an upgrade."""
         if base_url is None:
             self._known.clear()
+            self._dialects.clear()
             self._learned_at.clear()
         else:
             self._known.pop(base_url, None)
+            self._dialects.pop(base_url, None)
             self._learned_at.pop(base_url, None)
 
 
@@ -105,8 +136,12 @@ class AiohttpCapabilityRepository(CapabilityRepository):
             missing = {name for name in CAPABILITY_NAMES if name not in known}
             found: dict[str, Answer] = await _Probe(self._client).run(missing) if missing else {}
             self._cache.remember(key, {name: value for name, value in found.items() if value is not None})
-        answers = {name: bool(found.get(name)) for name in missing} | known
+        answers = {name: _settled(name, found.get(name)) for name in missing} | known
         return InstanceCapabilities(**answers)
+
+
+def _settled(name: str, answer: Answer) -> bool:
+    return UNDETERMINED_MEANS[name] if answer is None else answer
 
 
 @dataclasses.dataclass(slots=True)
@@ -159,7 +194,8 @@ class _Probe:
             "display_ids": (first_work_package.display_id is not None) if first_work_package else None,
         }
         if meeting_list.available is False:
-            # No meeting list means an instance older than 17.3: none of the later meeting features.
+            # The list is mounted since 14.4 (opf/openproject@4911b8a:modules/meeting/lib/api/v3/meetings/
+            # meetings_api.rb): a 404 means the meetings module is off or absent, so none of its features.
             answers |= {"agenda_items": False, "meeting_participants": False, "meeting_search_filter": False}
         return {name: value for name, value in answers.items() if name in wanted}
 

@@ -93,7 +93,9 @@ PRINCIPALS = Endpoint(
 MEETINGS = Endpoint(
     "api/v3/meetings",
     frozenset({"filters", "sortBy"}) | _PAGE,
-    note="Answers 404 before 17.3.",
+    note="Mounted since 14.4 (opf/openproject@4911b8a:modules/meeting/lib/api/v3/meetings/meetings_api.rb); "
+    "404 where the meetings module is off. The time filter's form and the sort keys differ between versions "
+    "(see MEETINGS_TIME_FILTER and MEETING_SORT_KEY).",
     undocumented_params={
         "filters": "The spec's example self link carries filters; the list is OpenProject's generic "
         "Index endpoint over MeetingQuery.",
@@ -107,17 +109,39 @@ MEETING = Endpoint("api/v3/meetings/{id}")
 WIKI_PAGE = Endpoint("api/v3/wiki_pages/{id}")
 WIKI_PAGE_ATTACHMENTS = Endpoint("api/v3/wiki_pages/{id}/attachments")
 
+MEETING_SORT_KEY = "startTime"
+"""The only meetings sort key every version from 16.6 to 18.0 registers: ``start_time`` is in the older
+``Orders::Default`` (opf/openproject@ed2db48:modules/meeting/app/models/queries/meetings/orders/default.rb)
+and in 18.0's ``DefaultOrder`` (``id|start_time``, @45b991b:.../orders/default_order.rb); ``id`` is not
+in the older one, and an unregistered key answers 400 InvalidQuery. Ties are ordered client-side."""
+
+MEETINGS_TIME_FILTER: Mapping[str, Mapping[str, tuple[str, tuple[str, ...]]]] = {
+    # `type :list`, operator `=`, values PAST_VALUE/FUTURE_VALUE
+    # (opf/openproject@4911b8a:modules/meeting/app/models/queries/meetings/filters/time_filter.rb).
+    "list": {"upcoming": ("=", ("future",)), "past": ("=", ("past",))},
+    # Operators Upcoming/Past, no value (@a27f373:.../filters/time_filter.rb, 18.0-dev;
+    # @899685:app/models/queries/operators/upcoming.rb and past.rb).
+    "operator": {"upcoming": ("upcoming", ()), "past": ("past", ())},
+}
+"""The two forms of the meetings ``time`` filter: (operator, values) for each intent."""
+
 # Newer than 17.3: only used where a 404 is expected and reported.
 MEETING_AGENDA_ITEMS = Endpoint("api/v3/meetings/{id}/agenda_items", since="17.4")
+MEETING_SECTION = Endpoint(
+    "api/v3/meeting_sections/{id}",
+    since="17.4",
+    note="Followed only when an agenda item links its section without embedding it (to tell backlog items apart).",
+)
 MEETING_AGENDA_ITEM_OUTCOMES = Endpoint(
     "api/v3/meetings/{meeting_id}/agenda_items/{id}/outcomes",
-    since="17.4",
+    since="17.6",
     note="Followed only when an agenda item links its outcomes as one collection instead of embedding them.",
 )
 MEETING_OUTCOME = Endpoint(
     "api/v3/meeting_outcomes/{id}",
-    since="17.4",
-    note="Followed only when an agenda item links its outcomes one by one instead of embedding them.",
+    since="17.6",
+    note="The flat outcome resource (17.6 'API for Meeting outcomes', opf/openproject@0170877:docs/release-notes/"
+    "17-6-0/README.md). Followed only when an agenda item links its outcomes one by one instead of embedding them.",
 )
 PROJECT_WIKI_PAGES = Endpoint(
     "api/v3/projects/{id}/wiki_pages",
@@ -154,6 +178,7 @@ ALL_ENDPOINTS: tuple[Endpoint, ...] = (
     WIKI_PAGE,
     WIKI_PAGE_ATTACHMENTS,
     MEETING_AGENDA_ITEMS,
+    MEETING_SECTION,
     MEETING_AGENDA_ITEM_OUTCOMES,
     MEETING_OUTCOME,
     PROJECT_WIKI_PAGES,

@@ -299,7 +299,8 @@ class MeetingLinks(_Hal, frozen=True, kw_only=True):
     self_: Link | None = msgspec.field(name="self", default=None)
     project: Link | None = None
     author: Link | None = None
-    # 18.0 profile, shape assumed: a list of links titled with the participant's name.
+    # 17.4/17.5+: `associated_resources :users, as: :participants`, one titled user link each
+    # (opf/openproject@deedf43:modules/meeting/lib/api/v3/meetings/meeting_representer.rb).
     participants: list[Link] | Link | None = None
 
 
@@ -308,10 +309,10 @@ class MeetingHal(_Hal, frozen=True, kw_only=True):
     id: int
     title: str | None = None
     location: str | None = None
-    state: str | None = None  # 17.4+
+    state: str | None = None  # 17.4/17.5+
     start_time: datetime | None = None
     end_time: datetime | None = None
-    duration: float | str | None = None  # hours (17.3) or an ISO 8601 duration (17.4+)
+    duration: float | str | None = None  # hours (14.4 code) or an ISO 8601 duration (17.6-dev code on)
     created_at: datetime | None = None
     updated_at: datetime | None = None
     links: MeetingLinks = msgspec.field(name="_links", default_factory=MeetingLinks)
@@ -324,15 +325,27 @@ class OutcomeHal(_Hal, frozen=True, kw_only=True):
     notes: Formattable | None = None
 
 
+class MeetingSectionHal(_Hal, frozen=True, kw_only=True):
+    """``MeetingSection``: ``backlog`` is true for the meeting's backlog section
+    (opf/openproject@9610091:modules/meeting/lib/api/v3/meeting_sections/meeting_section_representer.rb)."""
+
+    id: int | None = None
+    title: str | None = None
+    backlog: bool | None = None
+
+
 class AgendaItemLinks(_Hal, frozen=True, kw_only=True):
     self_: Link | None = msgspec.field(name="self", default=None)
     work_package: Link | None = None
-    # A list of links to single outcomes (17.4 code), or one link to a collection.
+    # `/api/v3/meeting_sections/{id}` titled with the section's title (@899685:.../meeting_agenda_item_representer.rb).
+    section: Link | None = None
+    # A list of links to single outcomes (`/api/v3/meeting_outcomes/{id}`), or one link to a collection.
     outcomes: list[Link] | Link | None = None
 
 
 class AgendaItemEmbedded(_Hal, frozen=True, kw_only=True):
     outcomes: list[OutcomeHal] | None = None
+    section: MeetingSectionHal | None = None
 
 
 class AgendaItemHal(_Hal, frozen=True, kw_only=True):

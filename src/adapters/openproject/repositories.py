@@ -9,21 +9,21 @@ that cannot be read becomes ``UpstreamServerError``; the client's errors pass th
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from openproject_mcp.adapters.openproject import endpoints, hal, mapping
 from openproject_mcp.adapters.openproject.capabilities import AiohttpCapabilityRepository, CapabilityCache
-from openproject_mcp.adapters.openproject.client import ForeignHrefError, OpenProjectClient, QueryParams
+from openproject_mcp.adapters.openproject.client import OpenProjectClient
 from openproject_mcp.adapters.openproject.concurrency import together
 from openproject_mcp.adapters.openproject.endpoints import Endpoint, filters_param, page_params, sort_param
+from openproject_mcp.adapters.openproject.fetching import fetch as _fetch
+from openproject_mcp.adapters.openproject.fetching import follow as _follow
+from openproject_mcp.adapters.openproject.fetching import reading as _reading
+from openproject_mcp.adapters.openproject.meetings import AiohttpMeetingRepository
 from openproject_mcp.domain.entities import (
     Activity,
-    AgendaItem,
     Attachment,
-    Meeting,
-    MeetingDetails,
     NamedRef,
     Priority,
     Project,
@@ -46,7 +46,6 @@ from openproject_mcp.domain.errors import (
 from openproject_mcp.domain.queries import Filter, Page, PageRequest, SortKey, replace_filters
 from openproject_mcp.ports.repositories import (
     ApiSpecRepository,
-    MeetingRepository,
     MetadataRepository,
     ProjectRepository,
     QueryRepository,
@@ -73,24 +72,6 @@ T = TypeVar("T")
 _log = logging.getLogger(__name__)
 
 
-@contextmanager
-def _reading(client: OpenProjectClient, path: str) -> Iterator[None]:
-    """Report a payload that does not have the expected shape as an unreadable answer."""
-    try:
-        yield
-    except hal.PayloadError as exc:
-        raise UpstreamServerError(
-            client.redact(f"The response of OpenProject to GET /{path} could not be read: {exc}."),
-            hint="The instance may run a version or a plugin this server does not know; try again later.",
-        ) from exc
-
-
-async def _fetch(client: OpenProjectClient, path: str, tp: type[T], params: QueryParams | None = None) -> T:
-    data = await client.get(path, params)
-    with _reading(client, path):
-        return hal.decode(data, tp)
-
-
 async def _fetch_all(
     client: OpenProjectClient, path: str, tp: type[hal.Collection[T]]
 ) -> tuple[hal.Collection[T], list[T]]:
@@ -112,21 +93,6 @@ async def _fetch_all(
     for more in await together(_fetch(client, path, tp, {"offset": n, "pageSize": size}) for n in pages):
         elements.extend(more.elements)
     return first, elements
-
-
-def _follow(client: OpenProjectClient, href: str | None, endpoint: Endpoint) -> str | None:
-    """The request path for an href from a payload, if it is on this instance and of the expected kind."""
-    if not href:
-        return None
-    try:
-        path = client.relative_path(href)
-    except ForeignHrefError as exc:
-        client.warn(f"not following {exc}")
-        return None
-    if not endpoint.matches(path.split("?", 1)[0]):
-        client.warn(f"not following {href}: expected {endpoint.template}")
-        return None
-    return path
 
 
 def _resource_ref(ref: int | str, what: str) -> int | str:
@@ -322,7 +288,8 @@ class AiohttpMetadataRepository(MetadataRepository):
 
     async def principals(self, filters: Sequence[Filter], page: PageRequest) -> Page[User]:
         only_users = Filter("type", "=", ("User",))
-        return await self._people(endpoints.PRINCIPALS, replace_filters([only_users], filters), page)
+        sent = [_principal_status(f) if f.name == "status" else f for f in filters]
+        return await self._people(endpoints.PRINCIPALS, replace_filters([only_users], sent), page)
 
     async def _people(self, endpoint: Endpoint, filters: Sequence[Filter], page: PageRequest) -> Page[User]:
         params: dict[str, str | int] = dict(page_params(page))
@@ -333,6 +300,21 @@ class AiohttpMetadataRepository(MetadataRepository):
         with _reading(self._client, path):
             items = tuple(mapping.user(e) for e in collection.elements)
         return mapping.page_of(collection, items, page)
+
+
+PRINCIPAL_STATUS_NUMBERS = {"active": "1", "registered": "2", "locked": "3", "invited": "4"}
+"""The principals ``status`` filter takes ``Principal.statuses`` numbers, not names
+(opf/openproject@cef85bf:app/models/queries/principals/filters/status_filter.rb; the 17.3 spec: "status
+number (active = 1, registered = 2, locked = 3, invited = 4)"); the users filter takes the names."""
+
+
+def _principal_status(f: Filter) -> Filter:
+    unknown = [v for v in f.values if v not in PRINCIPAL_STATUS_NUMBERS and v not in PRINCIPAL_STATUS_NUMBERS.values()]
+    if unknown:
+        raise InvalidQueryError(
+            f"Unknown user status {', '.join(unknown)}: one of {', '.join(PRINCIPAL_STATUS_NUMBERS)} is expected."
+        )
+    return Filter(f.name, f.operator, tuple(PRINCIPAL_STATUS_NUMBERS.get(v, v) for v in f.values))
 
 
 # API description -----------------------------------------------------------------------------
@@ -352,91 +334,6 @@ class AiohttpApiSpecRepository(ApiSpecRepository):
                 status=exc.status,
             ) from exc
         return dict(document)
-
-
-# Meetings ------------------------------------------------------------------------------------
-
-
-class AiohttpMeetingRepository(MeetingRepository):
-    def __init__(self, client: OpenProjectClient) -> None:
-        self._client = client
-        # Meetings this call already received (lists carry the participant links): details()
-        # then needs one request, for the agenda, instead of two. Lives as long as the call.
-        self._seen: dict[int, hal.MeetingHal] = {}
-
-    async def list(self, filters: Sequence[Filter], sort_by: Sequence[SortKey], page: PageRequest) -> Page[Meeting]:
-        params: dict[str, str | int] = dict(page_params(page))
-        if filters:
-            params["filters"] = filters_param(filters)
-        if sort_by:
-            params["sortBy"] = sort_param(sort_by)
-        path = endpoints.MEETINGS.path()
-        try:
-            collection = await _fetch(self._client, path, hal.Collection[hal.MeetingHal], params)
-        except NotFoundError as exc:
-            raise UnsupportedError(
-                "This OpenProject instance has no meeting list (GET /api/v3/meetings answered 404): "
-                "listing and searching meetings needs OpenProject 17.3 or newer. "
-                "Single meetings can still be read by id.",
-                status=exc.status,
-            ) from exc
-        with _reading(self._client, path):
-            items = tuple(mapping.meeting(e) for e in collection.elements)
-        self._seen.update((e.id, e) for e in collection.elements)
-        return mapping.page_of(collection, items, page)
-
-    async def get(self, meeting_id: int) -> Meeting:
-        path = endpoints.MEETING.path(id=meeting_id)
-        resource = await _fetch(self._client, path, hal.MeetingHal)
-        self._seen[resource.id] = resource
-        with _reading(self._client, path):
-            return mapping.meeting(resource)
-
-    async def details(self, meeting_id: int) -> MeetingDetails:
-        seen = self._seen.get(meeting_id)
-        if seen is not None:
-            meeting: object = seen
-            agenda: object = await self._agenda_items(meeting_id)
-        else:
-            meeting_path = endpoints.MEETING.path(id=meeting_id)
-            meeting, agenda = await together(
-                [_fetch(self._client, meeting_path, hal.MeetingHal), self._agenda_items(meeting_id)]
-            )
-        assert isinstance(meeting, hal.MeetingHal)
-        return MeetingDetails(
-            meeting_id=meeting_id,
-            participants=mapping.participants(meeting),
-            agenda_items=agenda if isinstance(agenda, tuple) else None,
-        )
-
-    async def _agenda_items(self, meeting_id: int) -> tuple[AgendaItem, ...] | None:
-        path = endpoints.MEETING_AGENDA_ITEMS.path(id=meeting_id)
-        try:
-            collection = await _fetch(self._client, path, hal.Collection[hal.AgendaItemHal])
-        except NotFoundError:
-            return None  # before 17.4 (or the meeting is gone, which the meeting request reports)
-        outcomes = await together(self._outcomes(item) for item in collection.elements)
-        with _reading(self._client, path):
-            items = [
-                mapping.agenda_item(item, found) for item, found in zip(collection.elements, outcomes, strict=True)
-            ]
-        return tuple(sorted(items, key=lambda item: item.position))
-
-    async def _outcomes(self, item: hal.AgendaItemHal) -> Sequence[hal.OutcomeHal]:
-        """Embedded outcomes (how the collection renders them), else the ones its links point at."""
-        if item.embedded.outcomes is not None:
-            return item.embedded.outcomes
-        links = item.links.outcomes
-        if links is None:
-            return []
-        if isinstance(links, hal.Link):
-            path = _follow(self._client, links.href, endpoints.MEETING_AGENDA_ITEM_OUTCOMES)
-            if path is None:
-                return []
-            collection = await _fetch(self._client, path, hal.Collection[hal.OutcomeHal])
-            return collection.elements
-        paths = [p for p in (_follow(self._client, link.href, endpoints.MEETING_OUTCOME) for link in links) if p]
-        return await together(_fetch(self._client, p, hal.OutcomeHal) for p in paths)
 
 
 # Wiki ----------------------------------------------------------------------------------------

@@ -27,14 +27,14 @@ from typing import Literal
 TimeFilterForm = Literal["list", "operator"]
 DurationForm = Literal["hours", "iso8601"]
 
-OLD_MEETING_SORT_KEYS = frozenset({"title", "type", "startTime", "duration", "location", "projectName"})
-"""``Orders::Default`` ``/\\A(title|type|start_time|duration|location)\\z/`` (``@ed2db48:modules/meeting/
-app/models/queries/meetings/orders/default.rb``) and ``Orders::Project`` ``:project_name``
-(``@5f8c04e:.../orders/project.rb``), in their API (camelCase) spelling. No ``id`` order."""
+NO_MEETING_SORT_KEYS: frozenset[str] = frozenset()
+"""14.4 registers no order at all (``@4911b8a:modules/meeting/app/models/queries/meetings.rb``): every
+sort key answers 400. A candidate for 16.6–17.8, whose ``meetings.rb`` is not anchored."""
 
-NEW_MEETING_SORT_KEYS = frozenset({"id", "startTime"})
+MEETING_SORT_KEYS = frozenset({"id", "startTime"})
 """``Orders::DefaultOrder`` ``/\\A(id|start_time)\\z/`` (``@45b991b:modules/meeting/app/models/queries/
-meetings/orders/default_order.rb``), registered by ``@a27f373:.../queries/meetings.rb`` (18.0-dev)."""
+meetings/orders/default_order.rb``), registered by ``@a27f373:.../queries/meetings.rb`` (18.0-dev); the
+other candidate for 16.6–17.8."""
 
 PRINCIPAL_STATUS_NUMBERS = frozenset({"1", "2", "3", "4"})
 """The principals ``status`` filter allows ``Principal.statuses`` values, integers
@@ -130,9 +130,9 @@ PROFILES: dict[str, Profile] = {
         # 14.4 form: `type :list`, `available_operators [Equals]`, PAST_VALUE/FUTURE_VALUE
         # (@4911b8a:modules/meeting/app/models/queries/meetings/filters/time_filter.rb, same at @213c6a7).
         meeting_time_filter="list",
-        # Unsettled (the 16.x meetings.rb was not found). Plays the @ed2db48 orders (no `id`):
-        # @ed2db48:.../meetings/orders/default.rb, @5f8c04e:.../meetings/orders/project.rb.
-        meeting_sort_keys=OLD_MEETING_SORT_KEYS,
+        # Unsettled ({id startTime} or {}; the 16.x meetings.rb is not anchored). Plays {}, the 14.4 state
+        # (@4911b8a:.../queries/meetings.rb registers no order), so a profile exercises "no sort key at all".
+        meeting_sort_keys=NO_MEETING_SORT_KEYS,
         # No `search` filter in any mainline meetings.rb; only in branch snapshots
         # (@b358596/@0502584:.../meetings/filters/search_filter.rb); not in @a27f373:.../queries/meetings.rb.
         meeting_search_filter=False,
@@ -177,8 +177,8 @@ PROFILES: dict[str, Profile] = {
         meeting_list=True,  # mounted since 14.4 (@4911b8a:modules/meeting/lib/api/v3/meetings/meetings_api.rb)
         # Unsettled (list or operator). Plays `list` (@4911b8a/@213c6a7:.../meetings/filters/time_filter.rb).
         meeting_time_filter="list",
-        # Unsettled (17.3 meetings.rb not found). Plays the @ed2db48/@5f8c04e orders (no `id`).
-        meeting_sort_keys=OLD_MEETING_SORT_KEYS,
+        # Unsettled ({id startTime} or {}). Plays {id startTime} (@45b991b:.../orders/default_order.rb).
+        meeting_sort_keys=MEETING_SORT_KEYS,
         meeting_search_filter=False,  # branch only (@b358596/@0502584), not mainline (@a27f373)
         # Unsettled (title filter first seen at @899685:.../meetings/filters/title_filter.rb, 18.0-dev).
         # Plays "no", the @4911b8a/@ed2db48 filter set.
@@ -207,10 +207,12 @@ PROFILES: dict[str, Profile] = {
         name="17.5",
         core_version="17.5.0",
         meeting_list=True,  # since 14.4 (@4911b8a:.../meetings/meetings_api.rb)
-        # Unsettled (list or operator). Plays `list` (@4911b8a/@213c6a7:.../filters/time_filter.rb).
-        meeting_time_filter="list",
-        # Unsettled (17.4/17.5 meetings.rb not found). Plays the @ed2db48/@5f8c04e orders (no `id`).
-        meeting_sort_keys=OLD_MEETING_SORT_KEYS,
+        # Unsettled (list or operator). Plays `operator`, the likeliest boundary: the 17.5 notes add the
+        # upcoming/past filter to the meetings page (#74743, @0eb0eeb:docs/release-notes/17-5-0/README.md);
+        # operator form at @a27f373:.../meetings/filters/time_filter.rb.
+        meeting_time_filter="operator",
+        # Unsettled ({id startTime} or {}). Plays {id startTime} (@45b991b:.../orders/default_order.rb).
+        meeting_sort_keys=MEETING_SORT_KEYS,
         meeting_search_filter=False,  # branch only (@b358596/@0502584)
         # Unsettled (@899685:.../filters/title_filter.rb is 18.0-dev). Plays "no".
         meeting_title_filter=False,
@@ -227,8 +229,10 @@ PROFILES: dict[str, Profile] = {
         # "Meetings and recurring meetings APIv3 endpoints … agenda items, sections" (@deedf43 17.4 notes);
         # GET /meetings/{id}/agenda_items (@79ec939:.../agenda_items_by_meeting_api.rb).
         agenda_items=True,
-        # "Backlog items are not shown in agenda_items response" was fixed in 17.6 (@0170877).
-        agenda_backlog=False,
+        # The collection is every item of the meeting's own sections, a one-time meeting's backlog section
+        # included (@79ec939:.../agenda_items_by_meeting_api.rb); the 17.6 fixes only add a series'
+        # backlog (#76101, @0170877). Sections carry `backlog` (@9610091:.../meeting_section_representer.rb).
+        agenda_backlog=True,
         # Unsettled (yes or no; `embed_links: %i[section outcomes]` is seen at @f9bd779/@899685, newer).
         # Plays "no": the outcomes API is a 17.6 feature (#75393, @0170877).
         outcomes_embedded=False,
@@ -251,11 +255,11 @@ PROFILES: dict[str, Profile] = {
         name="17.8",
         core_version="17.8.0",
         meeting_list=True,  # since 14.4 (@4911b8a:.../meetings/meetings_api.rb)
-        # Unsettled (list or operator; the operator form is seen at @a27f373, 18.0-dev). Plays `list`
-        # (@4911b8a/@213c6a7:.../meetings/filters/time_filter.rb).
-        meeting_time_filter="list",
-        # Unsettled (17.6–17.8 meetings.rb not found). Plays the @ed2db48/@5f8c04e orders (no `id`).
-        meeting_sort_keys=OLD_MEETING_SORT_KEYS,
+        # Unsettled (list or operator). Plays `operator` (@a27f373:.../meetings/filters/time_filter.rb; the
+        # meetings page defaults to it in older-header code, @28b264c:.../concerns/meetings/query_loading.rb).
+        meeting_time_filter="operator",
+        # Unsettled ({id startTime} or {}). Plays {id startTime} (@45b991b:.../orders/default_order.rb).
+        meeting_sort_keys=MEETING_SORT_KEYS,
         meeting_search_filter=False,  # branch only (@b358596/@0502584), not @a27f373
         # Unsettled (@899685:.../filters/title_filter.rb is 18.0-dev). Plays "no".
         meeting_title_filter=False,
@@ -293,7 +297,7 @@ PROFILES: dict[str, Profile] = {
         # (@a27f373:.../meetings/filters/time_filter.rb, same at @45b991b); the operators need no value
         # (@899685:app/models/queries/operators/upcoming.rb, .../past.rb).
         meeting_time_filter="operator",
-        meeting_sort_keys=NEW_MEETING_SORT_KEYS,  # @45b991b:.../orders/default_order.rb, see the constant
+        meeting_sort_keys=MEETING_SORT_KEYS,  # @45b991b:.../orders/default_order.rb, see the constant
         # @a27f373:modules/meeting/app/models/queries/meetings.rb registers project, time, attended_user,
         # invited_user, author, dates_interval, recurring, title, state: no `search`.
         meeting_search_filter=False,

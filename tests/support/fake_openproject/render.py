@@ -43,6 +43,12 @@ API = "/api/v3"
 
 NULL_LINK: Mapping[str, None] = {"href": None}
 
+SECTION_IDS_PER_MEETING = 100
+"""The dataset gives sections no ids: meeting ``m`` has section ``m * 100 + 1`` (its agenda) and
+``m * 100 + 2`` (its backlog)."""
+AGENDA_SECTION = 1
+BACKLOG_SECTION = 2
+
 
 def stamp(moment: datetime | None) -> str | None:
     """``2026-09-10T09:00:00.000Z``, as OpenProject renders its timestamps."""
@@ -637,24 +643,63 @@ class Renderer:
             "author": self.user_link(meeting.author),
             "project": self.project_link(meeting.project.id),
         }
+        participants = self.dataset.meeting_details[meeting.id].participants or ()
         if self.profile.meeting_participants:
-            # Shape assumed (not in the 17.x documents): one titled link per participant.
-            participants = self.dataset.meeting_details[meeting.id].participants or ()
+            # `associated_resources :users, as: :participants`: titled user links, full users embedded
+            # (@deedf43:modules/meeting/lib/api/v3/meetings/meeting_representer.rb).
             links["participants"] = [self.user_link(person) for person in participants]
         payload["_links"] = links
         embedded: JSON = {"attachments": self.empty_collection(f"{path}/attachments")}
+        if self.profile.meeting_participants:
+            embedded["participants"] = [self.user(self.dataset.users[person.id]) for person in participants]
         if meeting.author is not None:
             embedded["author"] = self.user(self.dataset.users[meeting.author.id])
         embedded["project"] = self.project(self.dataset.projects[meeting.project.id])
         payload["_embedded"] = embedded
         return payload
 
+    def meeting_section(self, meeting: Meeting, *, backlog: bool) -> JSON:
+        """A ``MeetingSection``: ``backlog`` tells the backlog section apart
+        (@9610091:modules/meeting/lib/api/v3/meeting_sections/meeting_section_representer.rb)."""
+        number = BACKLOG_SECTION if backlog else AGENDA_SECTION
+        section_id = meeting.id * SECTION_IDS_PER_MEETING + number
+        title = "Backlog" if backlog else "Agenda"
+        return {
+            "_type": "MeetingSection",
+            "id": section_id,
+            "title": title,
+            "position": number,
+            "backlog": backlog,
+            "createdAt": stamp(meeting.created_at),
+            "updatedAt": stamp(meeting.updated_at),
+            "_links": {
+                "self": self.link(f"{API}/meeting_sections/{section_id}", title),
+                "meeting": self.link(f"{API}/meetings/{meeting.id}", meeting.title),
+            },
+        }
+
     def agenda_item(self, meeting: Meeting, item: AgendaItem) -> JSON:
-        """An agenda item as the 17.4+ collection renders it: outcomes linked and embedded (a list)."""
+        """An agenda item as the collection renders it. Where the profile embeds (17.8+: ``embed_links:
+        %i[section outcomes]``, @f9bd779/@899685:.../meeting_agenda_item_collection_representer.rb) the
+        section and the outcomes are embedded as well as linked; otherwise the section is only linked and
+        outcomes are absent (the outcomes API is 17.6's, #75393, @0170877:docs/release-notes/17-6-0/README.md)."""
         outcomes = [
             self.outcome(OutcomeRef(outcome_id(item, index), meeting, item, notes))
             for index, notes in enumerate(item.outcomes)
         ]
+        section = self.meeting_section(meeting, backlog=item.id in self.tenant.backlog_item_ids)
+        links: JSON = {
+            "self": self.link(f"{API}/meeting_agenda_items/{item.id}", item.title),
+            "meeting": self.link(f"{API}/meetings/{meeting.id}", meeting.title),
+            "author": self.user_link(meeting.author),
+            "workPackage": self.work_package_link(None if item.work_package is None else item.work_package.id),
+            "section": self.link(section["_links"]["self"]["href"].removeprefix(self.prefix), section["title"]),
+        }
+        embedded: JSON = {}
+        if self.profile.meeting_outcomes_endpoint:
+            links["outcomes"] = [self.link(f"{API}/meeting_outcomes/{o['id']}", str(o["id"])) for o in outcomes]
+        if self.profile.outcomes_embedded:
+            embedded = {"section": section, "outcomes": outcomes}
         return {
             "_type": "MeetingAgendaItem",
             "id": item.id,
@@ -666,14 +711,8 @@ class Renderer:
             "lockVersion": 0,
             "createdAt": stamp(meeting.created_at),
             "updatedAt": stamp(meeting.updated_at),
-            "_links": {
-                "self": self.link(f"{API}/meeting_agenda_items/{item.id}", item.title),
-                "meeting": self.link(f"{API}/meetings/{meeting.id}", meeting.title),
-                "author": self.user_link(meeting.author),
-                "workPackage": self.work_package_link(None if item.work_package is None else item.work_package.id),
-                "outcomes": [self.link(f"{API}/meeting_outcomes/{o['id']}", str(o["id"])) for o in outcomes],
-            },
-            "_embedded": {"outcomes": outcomes},
+            "_links": links,
+            "_embedded": embedded,
         }
 
     def outcome(self, ref: OutcomeRef) -> JSON:

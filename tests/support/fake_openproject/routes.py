@@ -24,6 +24,7 @@ from openproject_mcp.adapters.fixture.paging import paginate
 from openproject_mcp.domain.entities import Project, SavedQuery
 from openproject_mcp.domain.queries import Filter, PageRequest
 from tests.support.fake_openproject.errors import ApiError, bad_request, forbidden, invalid_query, not_found
+from tests.support.fake_openproject.meeting_query import meetings_for
 from tests.support.fake_openproject.params import (
     Listing,
     filters_json,
@@ -33,7 +34,14 @@ from tests.support.fake_openproject.params import (
     sort_json,
 )
 from tests.support.fake_openproject.profiles import Profile
-from tests.support.fake_openproject.render import API, JSON, Renderer
+from tests.support.fake_openproject.render import (
+    AGENDA_SECTION,
+    API,
+    BACKLOG_SECTION,
+    JSON,
+    SECTION_IDS_PER_MEETING,
+    Renderer,
+)
 from tests.support.fake_openproject.tenant import OutcomeRef, Tenant
 
 TENANT = web.RequestKey("fake_openproject_tenant", Tenant)
@@ -116,9 +124,11 @@ class Routes:
         if p.meeting_list:
             routes.append((f"{API}/meetings", self.meetings))
         if p.agenda_items:
+            # 17.4 "Meetings … APIv3 endpoints … agenda items, sections" (@deedf43:docs/release-notes/17-4-0/README.md).
             routes += [
                 (f"{API}/meetings/{{id}}/agenda_items", self.agenda_items),
                 (f"{API}/meeting_agenda_items/{{id}}", self.agenda_item),
+                (f"{API}/meeting_sections/{{id}}", self.meeting_section),
             ]
         if p.meeting_outcomes_endpoint:
             routes += [
@@ -299,6 +309,8 @@ class Routes:
             raise forbidden("You are not allowed to see the users.")
         listing = call.listing()
         filters = listing.filters or []
+        # The users `status` filter takes names (@054197f:app/models/queries/filters/shared/user_status_filter.rb).
+        _check_status(filters, self.profile.user_status_values)
         page = await call.tenant.metadata.users(filters, listing.page)
         return call.render.collection(
             [call.render.user(u) for u in page.items], path=f"{API}/users", page=page, params=_echo(filters, listing)
@@ -309,8 +321,14 @@ class Routes:
         filters = listing.filters or []
         only_users = True
         passed: list[Filter] = []
+        # The principals `status` filter takes numbers (@cef85bf:app/models/queries/principals/filters/
+        # status_filter.rb; 17.3 spec: "status number (active = 1, registered = 2, locked = 3, invited = 4)").
+        _check_status(filters, self.profile.principal_status_values)
         for f in filters:
-            if f.name == "type":
+            if f.name == "status":
+                names = tuple(STATUS_NAME_OF_NUMBER[v] for v in f.values)
+                passed.append(Filter("status", f.operator, names))
+            elif f.name == "type":
                 require_operator(f, ("=", "!"))
                 # Every principal of a dataset is a user (no groups, no placeholder users).
                 only_users = only_users and (("User" in f.values) == (f.operator == "="))
@@ -347,9 +365,8 @@ class Routes:
     async def meetings(self, call: Call) -> JSON:
         listing = call.listing()
         filters = listing.filters or []
-        if not self.profile.meeting_search_filter and any(f.name == "search" for f in filters):
-            raise invalid_query("Filters Search filter does not exist.")
-        page = await call.tenant.meetings.list(filters, listing.sort_by, listing.page)
+        found = meetings_for(self.profile, call.tenant, filters, listing.sort_by, call.tenant.now())
+        page = paginate(found, listing.page)
         return call.render.collection(
             [call.render.meeting(m) for m in page.items],
             path=f"{API}/meetings",
@@ -367,10 +384,22 @@ class Routes:
     async def agenda_items(self, call: Call) -> JSON:
         meeting = await call.tenant.meetings.get(_integer_id(call.match["id"], "Meeting"))
         details = await call.tenant.meetings.details(meeting.id)
+        items = list(details.agenda_items or ())
+        if self.profile.agenda_backlog:
+            # The backlog section's items come after the agenda's (file version 54737762499 of
+            # modules/meeting/lib/api/v3/meeting_agenda_items/agenda_items_by_meeting_api.rb).
+            items += details.backlog_items or ()
         return call.render.collection(
-            [call.render.agenda_item(meeting, item) for item in details.agenda_items or ()],
+            [call.render.agenda_item(meeting, item) for item in items],
             path=f"{API}/meetings/{meeting.id}/agenda_items",
         )
+
+    async def meeting_section(self, call: Call) -> JSON:
+        section_id = _integer_id(call.match["id"], "Meeting section")
+        meeting = call.tenant.dataset.meetings.get(section_id // SECTION_IDS_PER_MEETING)
+        if meeting is None or section_id % SECTION_IDS_PER_MEETING not in (AGENDA_SECTION, BACKLOG_SECTION):
+            raise not_found("The requested meeting section does not exist.")
+        return call.render.meeting_section(meeting, backlog=section_id % SECTION_IDS_PER_MEETING == BACKLOG_SECTION)
 
     async def agenda_item_outcomes(self, call: Call) -> JSON:
         meeting_id = _integer_id(call.match["meeting_id"], "Meeting")
@@ -405,6 +434,18 @@ class Routes:
         page_id = _integer_id(call.match["id"], "Wiki page")
         await call.tenant.wiki_pages.attachments(page_id)  # the dataset records none; 404 for an unknown page
         return call.render.empty_collection(f"{API}/wiki_pages/{page_id}/attachments")
+
+
+STATUS_NAME_OF_NUMBER = {"1": "active", "2": "registered", "3": "locked", "4": "invited"}
+"""``Principal.statuses`` (17.3 spec on /api/v3/principals: active = 1, registered = 2, locked = 3, invited = 4)."""
+
+
+def _check_status(filters: list[Filter], allowed: frozenset[str]) -> None:
+    """A ``status`` value outside the filter's allowed values is an ``inclusion`` error, answered
+    "Filters Status filter has invalid values." (@2dcdc17:app/models/queries/filters/strategies/list.rb)."""
+    for f in filters:
+        if f.name == "status" and (not f.values or any(v not in allowed for v in f.values)):
+            raise invalid_query("Filters Status filter has invalid values.")
 
 
 def _query_filter(f: Filter) -> Predicate[SavedQuery]:

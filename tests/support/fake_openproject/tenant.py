@@ -57,15 +57,18 @@ class Tenant:
         self.work_packages = InMemoryWorkPackageRepository(dataset, current_user_id=current_id)
         self.queries = InMemoryQueryRepository(dataset, current_user_id=current_id)
         self.metadata = InMemoryMetadataRepository(dataset)
-        self.meetings = InMemoryMeetingRepository(dataset, now=now or (lambda: datetime.now(UTC)))
+        self.now: Callable[[], datetime] = now or (lambda: datetime.now(UTC))
+        self.meetings = InMemoryMeetingRepository(dataset, now=self.now)
         self.wiki_pages = InMemoryWikiPageRepository(dataset)
         self.wiki_page_links = InMemoryWikiPageLinkRepository(dataset)
 
         self.agenda_items: dict[int, tuple[Meeting, AgendaItem]] = {}
+        self.backlog_item_ids: set[int] = set()
         self.outcomes: dict[int, OutcomeRef] = {}
         for meeting_id, details in dataset.meeting_details.items():
             meeting = dataset.meetings[meeting_id]
-            for item in details.agenda_items or ():
+            self.backlog_item_ids.update(item.id for item in details.backlog_items or ())
+            for item in (*(details.agenda_items or ()), *(details.backlog_items or ())):
                 self.agenda_items[item.id] = (meeting, item)
                 for index, notes in enumerate(item.outcomes):
                     ref = OutcomeRef(outcome_id(item, index), meeting, item, notes)

@@ -18,7 +18,7 @@ from openproject_mcp.adapters.fixture import (
     InMemoryQueryRepository,
     InMemoryWorkPackageRepository,
 )
-from openproject_mcp.domain.queries import Filter, PageRequest, SortKey
+from openproject_mcp.domain.queries import Filter, MeetingQuery, MeetingTime, PageRequest, SortKey
 from tests.support.fake_openproject import PROFILES, FakeOpenProject, Fault, RecordedRequest
 from tests.support.fake_openproject.profiles import with_unreleased_wiki_api
 from tests.unit.support.fake_client import (
@@ -312,21 +312,68 @@ async def test_each_profile_exposes_what_its_version_has(serve_demo: ServeDemo, 
     assert "text" not in wiki_page  # no release has wiki page texts in APIv3
 
 
-async def test_meetings_filter_as_the_fixture_backend(serve_demo: ServeDemo, demo: Dataset) -> None:
+TIME_FORMS: dict[str, dict[MeetingTime, tuple[str, str, list[str]]]] = {
+    "list": {"upcoming": ("time", "=", ["future"]), "past": ("time", "=", ["past"])},
+    "operator": {"upcoming": ("time", "upcoming", []), "past": ("time", "past", [])},
+}
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+async def test_meetings_time_filter_in_each_profiles_form(serve_demo: ServeDemo, demo: Dataset, profile: str) -> None:
     now = datetime(2026, 10, 1, tzinfo=UTC)
     fixture = InMemoryMeetingRepository(demo, now=lambda: now)
-    cases = [
-        [Filter("time", "=", ("past",))],
-        [Filter("time", "=", ("future",))],
-        [Filter("time", "=", ("upcoming",))],
-        [Filter("project", "=", ("1",))],
-    ]
-    async with serve_demo(now=lambda: now) as (_, api):
-        for wanted in cases:
-            expected = await fixture.list(wanted, [], ALL)
-            params: dict[str, str | int] = {"filters": filters_of(wanted), "pageSize": 1000}
-            assert ids(await api.json("api/v3/meetings", params)) == [m.id for m in expected.items], wanted
-        assert (await api.get("api/v3/meetings", {"filters": filters(("colour", "=", ["x"]))})).status == 400
+    form = PROFILES[profile].meeting_time_filter
+    other = "operator" if form == "list" else "list"
+    async with serve_demo(profile=profile, now=lambda: now) as (_, api):
+        times: tuple[MeetingTime, ...] = ("upcoming", "past")
+        for time in times:
+            expected = sorted(m.id for m in (await fixture.list(MeetingQuery(time=time), ALL)).items)
+            found = await api.json("api/v3/meetings", {"filters": filters(TIME_FORMS[form][time]), "pageSize": 1000})
+            assert ids(found) == expected, time
+            refused = await api.get("api/v3/meetings", {"filters": filters(TIME_FORMS[other][time])})
+            assert (refused.status, refused.error) == (400, "InvalidQuery")
+            assert refused.json()["message"].startswith("Filters Start time is not set to one of the allowed values.")
+        # `upcoming` was never a value of the list form (@4911b8a:.../meetings/filters/time_filter.rb).
+        wrong = await api.get("api/v3/meetings", {"filters": filters(("time", "=", ["upcoming"]))})
+        assert wrong.status == 400
+        if form == "list":
+            assert wrong.json()["message"] == "Filters Start time filter has invalid values."
+        unknown = await api.get("api/v3/meetings", {"filters": filters(("colour", "=", ["x"]))})
+        assert (unknown.status, unknown.json()["message"]) == (400, "Filters Colour filter does not exist.")
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+async def test_meetings_sort_only_by_registered_keys(serve_demo: ServeDemo, profile: str) -> None:
+    registered = PROFILES[profile].meeting_sort_keys
+    async with serve_demo(profile=profile) as (_, api):
+        for key, name in (("id", "ID"), ("startTime", "Start time"), ("location", "Location")):
+            answer = await api.get("api/v3/meetings", {"sortBy": json.dumps([[key, "desc"]])})
+            if key in registered:
+                assert answer.status == 200, key
+                assert ids(answer.json()) == sorted(ids(answer.json()), reverse=True)  # the demo starts in id order
+            else:
+                assert answer.status == 400, key
+                assert answer.json() == {
+                    "_type": "Error",
+                    "errorIdentifier": "urn:openproject-org:api:v3:errors:InvalidQuery",
+                    "message": f"Orders {name} does not exist.",
+                }
+        both = await api.get("api/v3/meetings", {"sortBy": json.dumps([["location", "asc"], ["title", "asc"]])})
+        assert (both.status, both.error) == (400, "MultipleErrors")
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+async def test_status_filters_take_numbers_on_principals_and_names_on_users(
+    serve_demo: ServeDemo, profile: str
+) -> None:
+    async with serve_demo(profile=profile) as (_, api):
+        by_number = await api.json("api/v3/principals", {"filters": filters(("status", "=", ["3"]))})
+        by_name = await api.get("api/v3/principals", {"filters": filters(("status", "=", ["locked"]))})
+        users = await api.json("api/v3/users", {"filters": filters(("status", "=", ["locked"]))})
+        users_by_number = await api.get("api/v3/users", {"filters": filters(("status", "=", ["3"]))})
+    assert ids(by_number) == ids(users) and ids(users)
+    for refused in (by_name, users_by_number):
+        assert (refused.status, refused.json()["message"]) == (400, "Filters Status filter has invalid values.")
 
 
 async def test_agenda_items_embed_their_outcomes_and_link_them(serve_demo: ServeDemo, demo: Dataset) -> None:

@@ -140,7 +140,9 @@ async def test_only_definitive_answers_are_cached(make_client: ClientMaker, api:
     cache = CapabilityCache()
     found = await AiohttpCapabilityRepository(await make_client(), cache).capabilities()
     assert found.meeting_list and found.meeting_search_filter
-    assert not found.agenda_items and not found.wiki_page_list and not found.display_ids
+    # Nothing to look at is no evidence of absence: the features count as present for this call (their
+    # own requests then tell), except the wiki page list, whose absence only selects id discovery.
+    assert found.agenda_items and found.display_ids and not found.wiki_page_list
     assert cache.known(BASE) == {"meeting_list": True, "meeting_search_filter": True}
     sent = len(issued(api))
     await AiohttpCapabilityRepository(await make_client(), cache).capabilities()
@@ -152,7 +154,8 @@ async def test_a_failing_probe_is_asked_again(make_client: ClientMaker, api: aio
     serve(api, "17.3", broken_work_packages=True)
     cache = CapabilityCache()
     found = await AiohttpCapabilityRepository(await make_client(max_retries=0), cache).capabilities()
-    assert found.meeting_list is True and found.display_ids is False
+    assert found.meeting_list is True
+    assert found.display_ids is True and found.wiki_page_links is True  # a failed probe is not a missing feature
     assert "display_ids" not in cache.known(BASE) and "wiki_page_links" not in cache.known(BASE)
     assert cache.known(BASE)["meeting_list"] is True
 
@@ -190,7 +193,8 @@ async def test_a_forbidden_probe_is_undetermined_not_fatal_and_not_cached(
         api.get(url_for(path), callback=refuse, repeat=True)
     cache = CapabilityCache()
     found = await AiohttpCapabilityRepository(await make_client(max_retries=0), cache).capabilities()
-    assert found.meeting_list is False and found.wiki_page_list is False
+    assert found.meeting_list is True and found.agenda_items is True  # not reported as missing
+    assert found.wiki_page_list is False
     assert cache.known(BASE) == {}
 
 

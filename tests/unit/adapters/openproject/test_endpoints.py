@@ -103,6 +103,7 @@ def test_newer_endpoints_really_are_missing_from_17_3(endpoint: Endpoint) -> Non
 def test_the_newer_endpoints() -> None:
     assert {e.template for e in NEWER_THAN_17_3} == {
         "api/v3/meetings/{id}/agenda_items",
+        "api/v3/meeting_sections/{id}",
         "api/v3/meetings/{meeting_id}/agenda_items/{id}/outcomes",
         "api/v3/meeting_outcomes/{id}",
         "api/v3/projects/{id}/wiki_pages",

@@ -12,7 +12,9 @@ from datetime import UTC, datetime
 
 import pytest
 from aioresponses import CallbackResult, aioresponses
+from yarl import URL
 
+from openproject_mcp.adapters.openproject.capabilities import CapabilityCache
 from openproject_mcp.adapters.openproject.client import OpenProjectClient
 from openproject_mcp.adapters.openproject.repositories import (
     AiohttpApiSpecRepository,
@@ -34,7 +36,7 @@ from openproject_mcp.domain.errors import (
     UnsupportedError,
     UpstreamServerError,
 )
-from openproject_mcp.domain.queries import Filter, PageRequest, SortKey
+from openproject_mcp.domain.queries import Filter, MeetingQuery, PageRequest, SortKey
 from tests.unit.adapters.openproject import payloads as p
 from tests.unit.adapters.openproject.conftest import BASE, ClientMaker, issued, queries_to, url_for
 
@@ -350,6 +352,18 @@ async def test_principals_are_restricted_to_users(client: OpenProjectClient, api
     assert second == [{"type": {"operator": "=", "values": ["User", "Group"]}}]  # replaced, not duplicated
 
 
+async def test_principals_get_status_numbers(client: OpenProjectClient, api: aioresponses) -> None:
+    # The principals status filter takes Principal.statuses numbers, the users one names
+    # (opf/openproject@cef85bf:app/models/queries/principals/filters/status_filter.rb).
+    api.get(url_for("api/v3/principals"), payload=p.collection([p.user(4, "Anna")]), repeat=True)
+    repo = AiohttpMetadataRepository(client)
+    await repo.principals([Filter("status", "=", ("locked",))], PageRequest())
+    [query] = queries_to(api, "api/v3/principals")
+    assert json.loads(query["filters"])[-1] == {"status": {"operator": "=", "values": ["3"]}}
+    with pytest.raises(InvalidQueryError, match="banned"):
+        await repo.principals([Filter("status", "=", ("banned",))], PageRequest())
+
+
 # API description -----------------------------------------------------------------------------------
 
 
@@ -371,37 +385,99 @@ async def test_api_spec_absent_or_unreadable(client: OpenProjectClient, api: aio
 # Meetings --------------------------------------------------------------------------------------------
 
 
-async def test_meeting_list(client: OpenProjectClient, api: aioresponses) -> None:
+async def test_meeting_list_asks_in_the_list_form_with_a_start_time_sort(
+    client: OpenProjectClient, api: aioresponses
+) -> None:
+    # The list form (`=` with `future`/`past`) is what the code read before 18.0 ships
+    # (opf/openproject@4911b8a:modules/meeting/app/models/queries/meetings/filters/time_filter.rb); `upcoming`
+    # was never one of its values. `startTime` is the only sort key every version registers.
     api.get(
         url_for("api/v3/meetings"), payload=p.collection([p.meeting(2), p.meeting(3, duration="PT30M", state="open")])
     )
-    page = await AiohttpMeetingRepository(client).list(
-        [Filter("time", "=", ("upcoming",)), Filter("project", "=", ("1",))],
-        [SortKey("startTime", "desc")],
-        PageRequest(1, 20),
-    )
+    page = await AiohttpMeetingRepository(client).list(MeetingQuery(project_id=1, time="upcoming"), PageRequest(1, 20))
     [query] = queries_to(api, "api/v3/meetings")
     assert json.loads(query["filters"]) == [
-        {"time": {"operator": "=", "values": ["upcoming"]}},
         {"project": {"operator": "=", "values": ["1"]}},
+        {"time": {"operator": "=", "values": ["future"]}},
     ]
-    assert json.loads(query["sortBy"]) == [["startTime", "desc"]]
+    assert json.loads(query["sortBy"]) == [["startTime", "asc"]]
     first, second = page.items
     assert (first.duration_minutes, second.duration_minutes, second.state) == (60, 30, "open")
     assert first.start_time == datetime(2026, 9, 8, 10, tzinfo=UTC)
 
 
-async def test_meeting_list_on_16_6_is_unsupported(client: OpenProjectClient, api: aioresponses) -> None:
+async def test_the_operator_form_after_a_400_is_remembered_per_instance(
+    client: OpenProjectClient, api: aioresponses
+) -> None:
+    refused = p.error("InvalidQuery", "Filters Start time is not set to one of the allowed values.")
+    api.get(url_for("api/v3/meetings"), status=400, payload=refused)
+    api.get(url_for("api/v3/meetings"), payload=p.collection([p.meeting(2)]), repeat=True)
+    cache = CapabilityCache()
+    page = await AiohttpMeetingRepository(client, cache).list(MeetingQuery(time="past"), PageRequest())
+    assert [m.id for m in page.items] == [2]
+    sent = [json.loads(q["filters"]) for q in queries_to(api, "api/v3/meetings")]
+    assert sent == [[{"time": {"operator": "=", "values": ["past"]}}], [{"time": {"operator": "past", "values": []}}]]
+    assert cache.dialect(client.base_url, "meetings.time_filter") == "operator"
+    api.requests.clear()
+    await AiohttpMeetingRepository(client, cache).list(MeetingQuery(time="upcoming"), PageRequest())
+    [again] = queries_to(api, "api/v3/meetings")
+    assert json.loads(again["filters"]) == [{"time": {"operator": "upcoming", "values": []}}]
+
+
+async def test_a_form_refused_both_ways_fails_and_nothing_is_learned(
+    client: OpenProjectClient, api: aioresponses
+) -> None:
+    refused = p.error("InvalidQuery", "Filters Project filter has invalid values.")
+    api.get(url_for("api/v3/meetings"), status=400, payload=refused, repeat=True)
+    cache = CapabilityCache()
+    with pytest.raises(InvalidQueryError, match="Project filter"):
+        await AiohttpMeetingRepository(client, cache).list(MeetingQuery(time="past"), PageRequest())
+    assert len(queries_to(api, "api/v3/meetings")) == 4  # two time forms, with and without the sort key
+    assert cache.dialect(client.base_url, "meetings.time_filter") is None
+    assert cache.dialect(client.base_url, "meetings.sort") is None
+
+
+async def test_an_instance_that_sorts_by_nothing_is_ordered_here(client: OpenProjectClient, api: aioresponses) -> None:
+    # 14.4 registers no meetings order at all (@4911b8a:modules/meeting/app/models/queries/meetings.rb).
+    def answer(url: URL, **_: object) -> CallbackResult:
+        if "sortBy" in url.query:
+            return CallbackResult(status=400, payload=p.error("InvalidQuery", "Orders Start time does not exist."))
+        early, late, tie = p.meeting(5), p.meeting(6), p.meeting(4)
+        early["startTime"], late["startTime"], tie["startTime"] = (
+            "2026-01-01T09:00:00.000Z",
+            "2026-03-01T09:00:00.000Z",
+            "2026-03-01T09:00:00.000Z",
+        )
+        return CallbackResult(payload=p.collection([early, late, tie], total=3))
+
+    api.get(url_for("api/v3/meetings"), callback=answer, repeat=True)
+    cache = CapabilityCache()
+    repo = AiohttpMeetingRepository(client, cache)
+    newest = await repo.list(MeetingQuery(order="newest_first"), PageRequest(1, 2))
+    assert [m.id for m in newest.items] == [4, 6]  # same start: ascending id
+    assert (newest.total, newest.has_more) == (3, True)
+    assert cache.dialect(client.base_url, "meetings.sort") == "none"
+    earliest = await repo.list(MeetingQuery(), PageRequest(2, 2))
+    assert [m.id for m in earliest.items] == [6]
+    assert all("sortBy" not in q for q in queries_to(api, "api/v3/meetings")[1:])
+
+
+async def test_meeting_list_without_the_module_is_unsupported(client: OpenProjectClient, api: aioresponses) -> None:
     api.get(url_for("api/v3/meetings"), status=404, payload=NOT_FOUND)
     with pytest.raises(UnsupportedError) as caught:
-        await AiohttpMeetingRepository(client).list([], [], PageRequest())
-    assert "/api/v3/meetings" in caught.value.message and "17.3" in caught.value.message
+        await AiohttpMeetingRepository(client).list(MeetingQuery(), PageRequest())
+    assert "/api/v3/meetings" in caught.value.message and "meetings module" in caught.value.message
 
 
-async def test_meeting_search_filter_refused_on_17_3(client: OpenProjectClient, api: aioresponses) -> None:
-    api.get(url_for("api/v3/meetings"), status=400, payload=p.error("InvalidQuery", "Filters Search does not exist."))
+async def test_meeting_search_filter_refused(client: OpenProjectClient, api: aioresponses) -> None:
+    api.get(
+        url_for("api/v3/meetings"),
+        status=400,
+        payload=p.error("InvalidQuery", "Filters Search filter does not exist."),
+        repeat=True,
+    )
     with pytest.raises(InvalidQueryError):
-        await AiohttpMeetingRepository(client).list([Filter("search", "**", ("budget",))], [], PageRequest())
+        await AiohttpMeetingRepository(client).list(MeetingQuery(text="budget"), PageRequest())
 
 
 async def test_meeting_details_on_17_3(client: OpenProjectClient, api: aioresponses) -> None:
@@ -521,7 +597,7 @@ async def test_a_rate_limited_meeting_list(make_client: ClientMaker, api: aiores
     client = await make_client(max_retries=0)
     api.get(url_for("api/v3/meetings"), status=429, headers={"Retry-After": "3"})
     with pytest.raises(RateLimitedError, match="3 seconds"):
-        await AiohttpMeetingRepository(client).list([], [], PageRequest())
+        await AiohttpMeetingRepository(client).list(MeetingQuery(), PageRequest())
 
 
 # Wiki ----------------------------------------------------------------------------------------------
