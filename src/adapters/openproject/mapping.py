@@ -82,7 +82,7 @@ def text(formattable: hal.Formattable | None) -> str | None:
 
 
 def minutes_from_duration(value: float | str | None) -> int | None:
-    """Minutes from a meeting duration: hours as a number (17.3) or ISO 8601 (``PT1H30M``, 17.4+)."""
+    """Minutes from a meeting duration: hours as a number (up to 17.3) or ISO 8601 (``PT1H30M``, 17.6 on)."""
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int | float):

@@ -22,8 +22,10 @@ from tests.unit.adapters.openproject.conftest import BASE, ClientMaker, issued, 
 NOT_FOUND = p.error("NotFound", "The requested resource could not be found.")
 
 PROFILES: dict[str, InstanceCapabilities] = {
+    # The meeting list is mounted since 14.4 (opf/openproject@4911b8a:modules/meeting/lib/api/v3/meetings/
+    # meetings_api.rb); agenda items came with 17.4.
     "16.6": InstanceCapabilities(
-        meeting_list=False,
+        meeting_list=True,
         agenda_items=False,
         meeting_search_filter=False,
         meeting_participants=False,
@@ -62,8 +64,6 @@ def serve(api: aioresponses, version: str, *, empty: bool = False, broken_work_p
     latest = version == "18.0"
 
     def meetings(url: Any, **kwargs: Any) -> CallbackResult:
-        if version == "16.6":
-            return CallbackResult(status=404, payload=NOT_FOUND)
         filters = json.loads(kwargs["params"].get("filters", "[]"))
         if any("search" in f for f in filters) and not latest:
             return CallbackResult(status=400, payload=p.error("InvalidQuery", "Filters Search does not exist."))
@@ -133,6 +133,16 @@ async def test_concurrent_calls_detect_once(make_client: ClientMaker, api: aiore
     assert all(r == PROFILES["18.0"] for r in results)
     meeting_lists = [url for _, url in issued(api) if url.path == "/api/v3/meetings"]
     assert len(meeting_lists) == 2  # the list probe and the search-filter probe, once
+
+
+async def test_without_the_meetings_module_no_meeting_feature(make_client: ClientMaker, api: aioresponses) -> None:
+    serve(api, "17.4")
+    api.clear()
+    api.get(url_for("api/v3/meetings"), status=404, payload=NOT_FOUND, repeat=True)
+    api.get(url_for("api/v3/projects"), payload=p.collection([]), repeat=True)
+    api.get(url_for("api/v3/work_packages"), payload=p.collection([]), repeat=True)
+    found = await AiohttpCapabilityRepository(await make_client(), CapabilityCache()).capabilities()
+    assert not (found.meeting_list or found.agenda_items or found.meeting_participants or found.meeting_search_filter)
 
 
 async def test_only_definitive_answers_are_cached(make_client: ClientMaker, api: aioresponses) -> None:
