@@ -194,16 +194,22 @@ class AiohttpMeetingRepository(MeetingRepository):
         paths = {href: follow(self._client, href, endpoints.MEETING_SECTION) for href in to_read[:MAX_SECTION_FOLLOWS]}
         wanted = [(href, path) for href, path in paths.items() if path]
         read = await together(self._section(path) for _, path in wanted)
+        unreadable = [href for (href, _), found in zip(wanted, read, strict=True) if found is None]
         for (href, _), found in zip(wanted, read, strict=True):
             if found is not None and found.backlog is not None:
                 known[href] = found.backlog
+        if len(unreadable) < len(wanted):
+            # Before 17.6 the sections endpoint serves a meeting's agenda sections but not its backlog
+            # section (#75616, fixed in 17.6: opf/openproject@0170877:docs/release-notes/17-6-0/README.md):
+            # where other sections can be read, one that cannot is the backlog, never the agenda.
+            known.update(dict.fromkeys(unreadable, True))
         return tuple(_in_backlog(element, known) for element in elements)
 
     async def _section(self, path: str) -> hal.MeetingSectionHal | None:
         try:
             return await fetch(self._client, path, hal.MeetingSectionHal)
         except NotFoundError:
-            return None  # no section resource on this version: the item counts as on the agenda
+            return None
 
     async def _all_outcomes(self, elements: Sequence[hal.AgendaItemHal]) -> tuple[Sequence[hal.OutcomeHal], ...]:
         budget = _Budget(MAX_OUTCOME_FOLLOWS)

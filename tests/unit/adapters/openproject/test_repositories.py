@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from aioresponses import CallbackResult, aioresponses
@@ -548,6 +549,63 @@ async def test_linked_outcomes_are_followed(client: OpenProjectClient, api: aior
     assert details.agenda_items is not None
     assert [item.outcomes for item in details.agenda_items] == [("First", "Second"), ("Third",), ()]
     assert not any("evil" in str(url) for _, url in issued(api))
+
+
+def _in_section(item: dict[str, Any], section_id: int, *, backlog: bool | None) -> dict[str, Any]:
+    item["_links"]["section"] = p.link(f"/api/v3/meeting_sections/{section_id}", "Backlog" if backlog else "Agenda")
+    if backlog is not None:
+        item["_embedded"] = {"section": {"_type": "MeetingSection", "id": section_id, "backlog": backlog}}
+    return item
+
+
+async def test_backlog_items_are_told_apart_by_their_embedded_section(
+    client: OpenProjectClient, api: aioresponses
+) -> None:
+    # Sections carry `backlog` (opf/openproject@9610091:modules/meeting/lib/api/v3/meeting_sections/
+    # meeting_section_representer.rb); the collection embeds them
+    # (@899685:.../meeting_agenda_item_collection_representer.rb).
+    api.get(f"{BASE}api/v3/meetings/2", payload=p.meeting(2))
+    items = [
+        _in_section(p.agenda_item(20, "On the agenda", 1), 7, backlog=False),
+        _in_section(p.agenda_item(21, "Parked", 1), 8, backlog=True),
+    ]
+    api.get(f"{BASE}api/v3/meetings/2/agenda_items", payload=p.collection(items, paginated=False))
+    details = await AiohttpMeetingRepository(client).details(2)
+    assert [i.id for i in details.agenda_items or ()] == [20]
+    assert [i.id for i in details.backlog_items or ()] == [21]
+    assert paths(api) == ["api/v3/meetings/2", "api/v3/meetings/2/agenda_items"]  # no section request
+
+
+async def test_linked_sections_are_read_once_and_an_unreadable_one_is_the_backlog(
+    client: OpenProjectClient, api: aioresponses
+) -> None:
+    # Before 17.6 the sections endpoint does not serve the backlog section (#75616 in
+    # opf/openproject@0170877:docs/release-notes/17-6-0/README.md).
+    api.get(f"{BASE}api/v3/meetings/2", payload=p.meeting(2))
+    items = [
+        _in_section(p.agenda_item(20, "First", 1), 7, backlog=None),
+        _in_section(p.agenda_item(22, "Second", 2), 7, backlog=None),
+        _in_section(p.agenda_item(21, "Parked", 1), 8, backlog=None),
+    ]
+    api.get(f"{BASE}api/v3/meetings/2/agenda_items", payload=p.collection(items, paginated=False))
+    api.get(f"{BASE}api/v3/meeting_sections/7", payload={"_type": "MeetingSection", "id": 7, "backlog": False})
+    api.get(f"{BASE}api/v3/meeting_sections/8", status=404, payload=NOT_FOUND)
+    details = await AiohttpMeetingRepository(client).details(2)
+    assert [i.id for i in details.agenda_items or ()] == [20, 22]
+    assert [i.id for i in details.backlog_items or ()] == [21]
+    assert paths(api).count("api/v3/meeting_sections/7") == 1
+
+
+async def test_outcomes_neither_embedded_nor_linked_are_unreadable(
+    client: OpenProjectClient, api: aioresponses
+) -> None:
+    api.get(f"{BASE}api/v3/meetings/2", payload=p.meeting(2))
+    api.get(
+        f"{BASE}api/v3/meetings/2/agenda_items",
+        payload=p.collection([p.agenda_item(20, "Budget", 1)], paginated=False),
+    )
+    details = await AiohttpMeetingRepository(client).details(2)
+    assert details.outcomes_readable is False and details.agenda_items
 
 
 async def test_details_of_a_missing_meeting(client: OpenProjectClient, api: aioresponses) -> None:
