@@ -17,6 +17,7 @@ number of requests) where only linked.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -53,6 +54,7 @@ class AiohttpMeetingRepository(MeetingRepository):
         # Meetings this call already received (lists carry the participant links): details()
         # then needs one request, for the agenda, instead of two. Lives as long as the call.
         self._seen: dict[int, hal.MeetingHal] = {}
+        self._unsorted_reads: dict[str, asyncio.Future[tuple[tuple[Meeting, ...], int]]] = {}
 
     # Lists -------------------------------------------------------------------------------------
 
@@ -83,7 +85,19 @@ class AiohttpMeetingRepository(MeetingRepository):
         return mapping.page_of(collection, items, page)
 
     async def _unsorted(self, query: MeetingQuery, filters: Sequence[Filter], page: PageRequest) -> Page[Meeting]:
-        """The instance refuses every sort key we can send: read up to a bound, order here, cut the page."""
+        """The instance refuses every sort key we can send: read up to a bound, order here, cut the page.
+
+        The read is shared by every page this call asks for with the same filters (a search window
+        read in several pages costs one read)."""
+        key = filters_param(filters)
+        read = self._unsorted_reads.get(key)
+        if read is None:
+            read = self._unsorted_reads[key] = asyncio.ensure_future(self._read_unsorted(filters))
+        everything, total = await asyncio.shield(read)
+        cut = mapping.slice_page(_ordered(everything, query), page)
+        return Page(items=cut.items, total=total, offset=cut.offset, page_size=cut.page_size)
+
+    async def _read_unsorted(self, filters: Sequence[Filter]) -> tuple[tuple[Meeting, ...], int]:
         first = await self._fetch_list(filters, [], PageRequest(1, UNSORTED_READ_LIMIT))
         collections = [first]
         size = first.page_size or len(first.elements) or 1
@@ -92,9 +106,8 @@ class AiohttpMeetingRepository(MeetingRepository):
         collections += await together(self._fetch_list(filters, [], PageRequest(n, size)) for n in pages)
         if total > UNSORTED_READ_LIMIT:
             self._client.warn(f"ordering only the first {UNSORTED_READ_LIMIT} of {total} meetings client-side")
-        everything = _ordered(tuple(m for c in collections for m in self._meetings_of(c)), query)
-        cut = mapping.slice_page(everything, page)
-        return Page(items=cut.items, total=max(total, len(everything)), offset=cut.offset, page_size=cut.page_size)
+        everything = tuple(m for c in collections for m in self._meetings_of(c))
+        return everything, max(total, len(everything))
 
     async def _fetch_list(
         self, filters: Sequence[Filter], sort_by: Sequence[SortKey], page: PageRequest

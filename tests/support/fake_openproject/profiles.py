@@ -139,8 +139,8 @@ PROFILES: dict[str, Profile] = {
         # Filters at @4911b8a and @ed2db48: Project, Time, AttendedUser, InvitedUser, Author,
         # DatesInterval (@4911b8a:modules/meeting/app/models/queries/meetings.rb): no `title`.
         meeting_title_filter=False,
-        # Absent from the 14.4 representer (@4911b8a:modules/meeting/lib/api/v3/meetings/meeting_representer.rb);
-        # they shipped with the 17.4 meetings API (@deedf43:docs/release-notes/17-4-0/README.md).
+        # Absent from the 14.4 representer (@4911b8a:modules/meeting/lib/api/v3/meetings/meeting_representer.rb)
+        # and from the 17.3 spec's MeetingModel; first seen at @deedf43 (17.6-dev).
         meeting_participants=False,
         # Not rendered at 14.4 (@4911b8a:.../meeting_representer.rb); first with the 17.4 API.
         meeting_state=False,
@@ -187,8 +187,8 @@ PROFILES: dict[str, Profile] = {
         # (openproject-apiv3-17.3-stable.bundled.json#/paths); they came with 17.4 (@deedf43 17.4 notes).
         meeting_participants=False,
         meeting_state=False,  # 17.4 API (@deedf43:docs/release-notes/17-4-0/README.md)
-        # Unsettled (hours or iso8601). Plays `hours`, the 14.4 representer's raw value (@4911b8a);
-        # the 17.3 spec's meeting example shows `duration: 1.0` (meeting_simple_response.yml).
+        # A number of hours in the 17.3 spec (openproject-apiv3-17.3-stable.bundled.json#/components/schemas/
+        # MeetingModel), as the 14.4 representer renders it (@4911b8a:.../meetings/meeting_representer.rb).
         meeting_duration="hours",
         agenda_items=False,  # 17.4 (@deedf43:docs/release-notes/17-4-0/README.md)
         agenda_backlog=False,
