@@ -109,6 +109,7 @@ class SearchMeetings:
         self._projects = projects
         self._cache = cache
         self._settings = settings
+        self._outcomes_unreadable = False
 
     async def execute(self, request: SearchMeetingsRequest) -> MeetingSearchPage:
         query = search_query(request.query, required=True)
@@ -152,6 +153,13 @@ class SearchMeetings:
                 "authors, projects"
                 + (" and participants" if capabilities.meeting_participants else "")
                 + " were searched."
+            )
+        if self._outcomes_unreadable or any(
+            h.deep is not None and h.deep.agenda_items is not None and not h.deep.outcomes_readable for h in result.hits
+        ):
+            notes.append(
+                "This OpenProject version does not show agenda item outcomes through its API (they arrived in "
+                "17.6): decisions recorded as outcomes were not searched."
             )
         if deep_available:
             for note in (
@@ -245,7 +253,10 @@ class SearchMeetings:
         return await self._meetings.list(dataclasses.replace(base, text=term), PageRequest(1, FULL_TEXT_LEG_SIZE))
 
     async def _details(self, meeting: Meeting) -> MeetingDetails:
-        return await self._meetings.details(meeting.id)
+        details = await self._meetings.details(meeting.id)
+        if details.agenda_items is not None and not details.outcomes_readable:
+            self._outcomes_unreadable = True
+        return details
 
 
 def _hit_view(hit: Hit[Meeting, MeetingDetails]) -> MeetingHit:
