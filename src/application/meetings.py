@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
 from openproject_mcp.application.arguments import page_request, positive_id
@@ -22,6 +21,10 @@ PARTICIPANTS_UNAVAILABLE = "This OpenProject version does not expose meeting par
 OUTCOMES_UNAVAILABLE = (
     "This OpenProject version does not show agenda item outcomes through its API (they arrived in 17.6): "
     "an empty outcomes list means unknown, not none."
+)
+OUTCOMES_CUT = (
+    "Some agenda items link more outcomes than are read for one meeting: only the first were read, "
+    "the others are missing from the outcomes lists."
 )
 BACKLOG_NOTE = (
     "{count} item(s) are in this meeting's backlog (topics kept for a later meeting): they are listed "
@@ -76,7 +79,9 @@ class GetMeeting:
         notes: list[str] = []
         agenda = backlog = None
         if request.include_agenda_items:
-            meeting, details = await asyncio.gather(self._meetings.get(meeting_id), self._meetings.details(meeting_id))
+            # details() reads the meeting itself: get() after it costs no second request.
+            details = await self._meetings.details(meeting_id)
+            meeting = await self._meetings.get(meeting_id)
             participants = details.participants
             if details.agenda_items is None:
                 notes.append(AGENDA_UNAVAILABLE)
@@ -84,6 +89,8 @@ class GetMeeting:
                 agenda = _items(details.agenda_items)
                 if not details.outcomes_readable:
                     notes.append(OUTCOMES_UNAVAILABLE)
+                if details.outcomes_cut:
+                    notes.append(OUTCOMES_CUT)
             if details.backlog_items:
                 backlog = _items(details.backlog_items)
                 notes.append(BACKLOG_NOTE.format(count=len(backlog)))

@@ -192,6 +192,8 @@ class MeetingDetails:
     outcomes_readable: bool = True
     """Whether the instance shows agenda items' outcomes at all (the outcomes API is 17.6's); when
     not, an item's empty ``outcomes`` means "unknown", not "none"."""
+    outcomes_cut: bool = False
+    """Some outcomes were only linked and were left unread (a bounded number is followed per meeting)."""
 
 
 @dataclass(frozen=True, slots=True)

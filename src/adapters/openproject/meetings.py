@@ -136,7 +136,9 @@ class AiohttpMeetingRepository(MeetingRepository):
     # Single meetings ---------------------------------------------------------------------------
 
     async def get(self, meeting_id: int) -> Meeting:
-        resource = await self._resource(meeting_id)
+        # A meeting this call already received (from a list or details()) is not asked for again.
+        seen = self._seen.get(meeting_id)
+        resource = seen if seen is not None else await self._resource(meeting_id)
         with reading(self._client, endpoints.MEETING.path(id=meeting_id)):
             return mapping.meeting(resource)
 
@@ -159,6 +161,7 @@ class AiohttpMeetingRepository(MeetingRepository):
             agenda_items=read.items if read else None,
             backlog_items=(read.backlog or None) if read else None,
             outcomes_readable=read.outcomes_readable if read else True,
+            outcomes_cut=read.outcomes_cut if read else False,
         )
 
     async def _resource(self, meeting_id: int) -> hal.MeetingHal:
@@ -177,7 +180,7 @@ class AiohttpMeetingRepository(MeetingRepository):
         elements = collection.elements
         # Sections and outcomes are embedded on the versions read: both usually cost no request.
         backlog_flags = await self._backlog_flags(elements)
-        outcomes = await self._all_outcomes(elements)
+        outcomes, outcomes_cut = await self._all_outcomes(elements)
         agenda: _Items = []
         backlog: _Items = []
         with reading(self._client, path):
@@ -185,7 +188,7 @@ class AiohttpMeetingRepository(MeetingRepository):
                 (backlog if in_backlog else agenda).append(mapping.agenda_item(element, found))
         # Items render `_links.outcomes` (a list, maybe empty) where the version has outcomes at all.
         readable = all(e.embedded.outcomes is not None or e.links.outcomes is not None for e in elements)
-        return _Agenda(_by_position(agenda), _by_position(backlog), readable)
+        return _Agenda(_by_position(agenda), _by_position(backlog), readable, outcomes_cut)
 
     async def _backlog_flags(self, elements: Sequence[hal.AgendaItemHal]) -> tuple[bool, ...]:
         """Whether each item sits in its meeting's backlog section (17.6+ lists those items too:
@@ -224,9 +227,13 @@ class AiohttpMeetingRepository(MeetingRepository):
         except NotFoundError:
             return None
 
-    async def _all_outcomes(self, elements: Sequence[hal.AgendaItemHal]) -> tuple[Sequence[hal.OutcomeHal], ...]:
+    async def _all_outcomes(
+        self, elements: Sequence[hal.AgendaItemHal]
+    ) -> tuple[tuple[Sequence[hal.OutcomeHal], ...], bool]:
+        """Each item's outcomes, and whether the follow budget left some unread."""
         budget = _Budget(MAX_OUTCOME_FOLLOWS)
-        return tuple(await together(self._outcomes(item, budget) for item in elements))
+        found = tuple(await together(self._outcomes(item, budget) for item in elements))
+        return found, budget.cut
 
     async def _outcomes(self, item: hal.AgendaItemHal, budget: _Budget) -> Sequence[hal.OutcomeHal]:
         """Embedded outcomes (17.6+ collections embed them), else the ones its links point at:
@@ -239,7 +246,10 @@ class AiohttpMeetingRepository(MeetingRepository):
             return []
         if isinstance(links, hal.Link):
             path = follow(self._client, links.href, endpoints.MEETING_AGENDA_ITEM_OUTCOMES)
-            if path is None or not budget.take(1):
+            if path is None:
+                return []
+            if not budget.take(1):
+                budget.cut = True
                 return []
             try:
                 collection = await fetch(self._client, path, hal.Collection[hal.OutcomeHal])
@@ -248,6 +258,8 @@ class AiohttpMeetingRepository(MeetingRepository):
             return collection.elements
         paths = [p for p in (follow(self._client, link.href, endpoints.MEETING_OUTCOME) for link in links) if p]
         allowed = paths[: budget.take(len(paths))]
+        if len(allowed) < len(paths):
+            budget.cut = True
         found = await together(self._outcome(p) for p in allowed)
         return [o for o in found if o is not None]
 
@@ -266,6 +278,7 @@ class _Agenda:
     items: tuple[AgendaItem, ...]
     backlog: tuple[AgendaItem, ...]
     outcomes_readable: bool
+    outcomes_cut: bool
 
 
 _Hrefs = list[str]
@@ -276,6 +289,7 @@ class _Budget:
 
     def __init__(self, remaining: int) -> None:
         self.remaining = remaining
+        self.cut = False
 
     def take(self, wanted: int) -> int:
         granted = max(0, min(wanted, self.remaining))

@@ -10,7 +10,7 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 
-from openproject_mcp.adapters.openproject import endpoints, repositories
+from openproject_mcp.adapters.openproject import endpoints, fetching
 from openproject_mcp.adapters.openproject.http_errors import redact, redact_bytes, secrets_for, url_password
 from tests.unit.adapters.openproject.conftest import ClientMaker
 
@@ -84,5 +84,5 @@ async def test_the_not_followed_link_warning_is_redacted(
     client = await make_client(api_key=TOKEN)
     with caplog.at_level(logging.WARNING):
         href = f"https://evil.example/?t={quote_plus(TOKEN).upper()}"
-        assert repositories._follow(client, href, endpoints.USER) is None
+        assert fetching.follow(client, href, endpoints.USER) is None
     assert "[redacted]" in caplog.text and quote_plus(TOKEN).lower() not in caplog.text.lower()
