@@ -18,6 +18,7 @@ number of requests) where only linked.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -35,6 +36,7 @@ from openproject_mcp.ports.repositories import MeetingRepository
 
 TIME_FORM = "meetings.time_filter"
 SORT_FORM = "meetings.sort"
+TIME_REQUIRED = "meetings.time_required"
 TIME_FORMS = ("list", "operator")
 """``list`` first: every release before 18.0 whose code was read uses it."""
 SORT_FORMS = ("startTime", "none")
@@ -55,11 +57,14 @@ class AiohttpMeetingRepository(MeetingRepository):
         # then needs one request, for the agenda, instead of two. Lives as long as the call.
         self._seen: dict[int, hal.MeetingHal] = {}
         self._unsorted_reads: dict[str, asyncio.Future[tuple[tuple[Meeting, ...], int]]] = {}
+        self._halves_reads: dict[str, asyncio.Future[tuple[tuple[Meeting, ...], int]]] = {}
 
     # Lists -------------------------------------------------------------------------------------
 
     async def list(self, query: MeetingQuery, page: PageRequest) -> Page[Meeting]:
         key = self._client.base_url
+        if query.time is None and self._cache.dialect(key, TIME_REQUIRED) == "yes":
+            return await self._both_halves(query, page)
         attempts = _attempts(query, self._cache.dialect(key, TIME_FORM), self._cache.dialect(key, SORT_FORM))
         refused: InvalidQueryError | None = None
         for time_form, sort_form in attempts:
@@ -73,7 +78,44 @@ class AiohttpMeetingRepository(MeetingRepository):
             self._cache.learn_dialect(key, SORT_FORM, sort_form)
             return result
         assert refused is not None  # there is always at least one attempt
+        if query.time is None:
+            # 18.0 marks the time filter `required? true` (opf/openproject@a27f373:modules/meeting/app/models/
+            # queries/meetings/filters/time_filter.rb); whether the API then refuses a list without it is not
+            # settled. If it does, the list is the upcoming and the past meetings together.
+            try:
+                result = await self._both_halves(query, page)
+            except InvalidQueryError:
+                raise refused from None
+            self._cache.learn_dialect(key, TIME_REQUIRED, "yes")
+            return result
         raise refused
+
+    async def _both_halves(self, query: MeetingQuery, page: PageRequest) -> Page[Meeting]:
+        """Upcoming and past meetings read apart (up to a bound each), ordered here, then one page cut."""
+        key = filters_param(_filters(query, TIME_FORMS[0]))
+        read = self._halves_reads.get(key)
+        if read is None:
+            read = self._halves_reads[key] = asyncio.ensure_future(self._read_halves(query))
+        everything, total = await asyncio.shield(read)
+        cut = mapping.slice_page(_ordered(everything, query), page)
+        return Page(items=cut.items, total=total, offset=cut.offset, page_size=cut.page_size)
+
+    async def _read_halves(self, query: MeetingQuery) -> tuple[tuple[Meeting, ...], int]:
+        halves = await together(
+            self._read_up_to_limit(dataclasses.replace(query, time=t)) for t in ("upcoming", "past")
+        )
+        return tuple(m for items, _ in halves for m in items), sum(total for _, total in halves)
+
+    async def _read_up_to_limit(self, query: MeetingQuery) -> tuple[tuple[Meeting, ...], int]:
+        first = await self.list(query, PageRequest(1, UNSORTED_READ_LIMIT))
+        items = list(first.items)
+        size = first.page_size or len(first.items) or 1
+        pages = range(2, -(-min(first.total, UNSORTED_READ_LIMIT) // size) + 1)
+        for more in await together(self.list(query, PageRequest(n, size)) for n in pages):
+            items.extend(more.items)
+        if first.total > UNSORTED_READ_LIMIT:
+            self._client.warn(f"ordering only the first {UNSORTED_READ_LIMIT} of {first.total} meetings client-side")
+        return tuple(items), max(first.total, len(items))
 
     async def _list_as(self, query: MeetingQuery, page: PageRequest, time_form: str, sort_form: str) -> Page[Meeting]:
         filters = _filters(query, time_form)

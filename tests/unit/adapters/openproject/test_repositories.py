@@ -464,6 +464,31 @@ async def test_an_instance_that_sorts_by_nothing_is_ordered_here(client: OpenPro
     assert len(sent) == 2 and "sortBy" in sent[0] and "sortBy" not in sent[1]  # one read serves both pages
 
 
+async def test_where_the_time_filter_is_required_a_list_is_both_halves(
+    client: OpenProjectClient, api: aioresponses
+) -> None:
+    # 18.0 marks the time filter `required? true` (opf/openproject@a27f373:modules/meeting/app/models/queries/
+    # meetings/filters/time_filter.rb); should an instance refuse a list without it, both halves are read.
+    def answer(url: URL, **_: object) -> CallbackResult:
+        filters = json.loads(url.query.get("filters", "[]"))
+        time = next((f["time"] for f in filters if "time" in f), None)
+        if time is None or time["operator"] == "=":
+            return CallbackResult(status=400, payload=p.error("InvalidQuery", "Filters Start time is not set."))
+        past, coming = p.meeting(5), p.meeting(6)
+        past["startTime"], coming["startTime"] = "2026-01-01T09:00:00.000Z", "2026-12-01T09:00:00.000Z"
+        return CallbackResult(payload=p.collection([past] if time["operator"] == "past" else [coming], total=1))
+
+    api.get(url_for("api/v3/meetings"), callback=answer, repeat=True)
+    cache = CapabilityCache()
+    newest = await AiohttpMeetingRepository(client, cache).list(MeetingQuery(order="newest_first"), PageRequest())
+    assert [m.id for m in newest.items] == [6, 5] and newest.total == 2
+    assert cache.dialect(client.base_url, "meetings.time_required") == "yes"
+    api.requests.clear()
+    earliest = await AiohttpMeetingRepository(client, cache).list(MeetingQuery(), PageRequest())
+    assert [m.id for m in earliest.items] == [5, 6]
+    assert len(queries_to(api, "api/v3/meetings")) == 2  # one request per half, nothing refused
+
+
 async def test_meeting_list_without_the_module_is_unsupported(client: OpenProjectClient, api: aioresponses) -> None:
     api.get(url_for("api/v3/meetings"), status=404, payload=NOT_FOUND)
     with pytest.raises(UnsupportedError) as caught:
