@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from urllib.parse import parse_qs, urlsplit
 
 from openproject_mcp.adapters.openproject import endpoints, hal, mapping
 from openproject_mcp.adapters.openproject.capabilities import CapabilityCache
@@ -70,6 +72,10 @@ class AiohttpMeetingRepository(MeetingRepository):
         for time_form, sort_form in attempts:
             try:
                 result = await self._list_as(query, page, time_form, sort_form)
+            except _TimeImposedError:
+                self._cache.learn_dialect(key, SORT_FORM, sort_form)
+                self._cache.learn_dialect(key, TIME_REQUIRED, "yes")
+                return await self._both_halves(query, page)
             except InvalidQueryError as exc:
                 refused = refused or exc
                 continue
@@ -123,6 +129,8 @@ class AiohttpMeetingRepository(MeetingRepository):
             return await self._unsorted(query, filters, page)
         direction = "desc" if query.order == "newest_first" else "asc"
         collection = await self._fetch_list(filters, [SortKey(endpoints.MEETING_SORT_KEY, direction)], page)
+        if query.time is None and _time_filter_applied(collection):
+            raise _TimeImposedError
         items = _ordered(self._meetings_of(collection), query)
         return mapping.page_of(collection, items, page)
 
@@ -141,6 +149,8 @@ class AiohttpMeetingRepository(MeetingRepository):
 
     async def _read_unsorted(self, filters: Sequence[Filter]) -> tuple[tuple[Meeting, ...], int]:
         first = await self._fetch_list(filters, [], PageRequest(1, UNSORTED_READ_LIMIT))
+        if not any(f.name == "time" for f in filters) and _time_filter_applied(first):
+            raise _TimeImposedError
         collections = [first]
         size = first.page_size or len(first.elements) or 1
         total = first.total if first.total is not None else len(first.elements)
@@ -310,6 +320,26 @@ class AiohttpMeetingRepository(MeetingRepository):
             return await fetch(self._client, path, hal.OutcomeHal)
         except NotFoundError:
             return None  # deleted since the agenda was read, or no flat outcome resource here
+
+
+class _TimeImposedError(Exception):
+    """The instance answered a list without ``time`` with a ``time`` filter applied (its default)."""
+
+
+def _time_filter_applied(collection: hal.Collection[hal.MeetingHal]) -> bool:
+    """Whether the collection's self link says a ``time`` filter was applied. 18.0 gives the filter
+    ``default_operator Upcoming`` and ``required? true`` (opf/openproject@a27f373:modules/meeting/app/
+    models/queries/meetings/filters/time_filter.rb); should the API apply it to a list that names no
+    time, the past meetings would be missing without a word, so this is checked on every such list."""
+    href = collection.links.self_.href if collection.links.self_ is not None else None
+    if not href or "filters=" not in href:
+        return False
+    raw = parse_qs(urlsplit(href).query).get("filters", [""])[0]
+    try:
+        applied = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(applied, list) and any(isinstance(f, dict) and "time" in f for f in applied)
 
 
 _Items = list[AgendaItem]

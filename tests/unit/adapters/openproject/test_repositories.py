@@ -10,6 +10,7 @@ import asyncio
 import json
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from aioresponses import CallbackResult, aioresponses
@@ -487,6 +488,29 @@ async def test_where_the_time_filter_is_required_a_list_is_both_halves(
     earliest = await AiohttpMeetingRepository(client, cache).list(MeetingQuery(), PageRequest())
     assert [m.id for m in earliest.items] == [5, 6]
     assert len(queries_to(api, "api/v3/meetings")) == 2  # one request per half, nothing refused
+
+
+async def test_a_time_filter_the_instance_applies_by_itself_is_noticed(
+    client: OpenProjectClient, api: aioresponses
+) -> None:
+    # 18.0's time filter defaults to Upcoming and is required (opf/openproject@a27f373:modules/meeting/app/
+    # models/queries/meetings/filters/time_filter.rb): a list naming no time must not silently lose the past.
+    def answer(url: URL, **_: object) -> CallbackResult:
+        filters = json.loads(url.query.get("filters", "[]"))
+        time = next((f["time"] for f in filters if "time" in f), {"operator": "upcoming", "values": []})
+        applied = json.dumps([{"time": time}])
+        past, coming = p.meeting(5), p.meeting(6)
+        past["startTime"], coming["startTime"] = "2026-01-01T09:00:00.000Z", "2026-12-01T09:00:00.000Z"
+        wants_past = time["operator"] == "past" or time["values"] == ["past"]
+        body = p.collection([past] if wants_past else [coming], total=1)
+        body["_links"] = {"self": {"href": f"/api/v3/meetings?filters={quote(applied)}&offset=1&pageSize=20"}}
+        return CallbackResult(payload=body)
+
+    api.get(url_for("api/v3/meetings"), callback=answer, repeat=True)
+    cache = CapabilityCache()
+    listed = await AiohttpMeetingRepository(client, cache).list(MeetingQuery(), PageRequest())
+    assert [m.id for m in listed.items] == [5, 6] and listed.total == 2
+    assert cache.dialect(client.base_url, "meetings.time_required") == "yes"
 
 
 async def test_meeting_list_without_the_module_is_unsupported(client: OpenProjectClient, api: aioresponses) -> None:
