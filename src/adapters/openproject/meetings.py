@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import parse_qs, urlsplit
@@ -70,19 +70,22 @@ class AiohttpMeetingRepository(MeetingRepository):
         attempts = _attempts(query, self._cache.dialect(key, TIME_FORM), self._cache.dialect(key, SORT_FORM))
         refused: InvalidQueryError | None = None
         for time_form, sort_form in attempts:
-            try:
-                result = await self._list_as(query, page, time_form, sort_form)
-            except _TimeImposedError:
+
+            def accepted(time_form: str = time_form, sort_form: str = sort_form) -> None:
+                # Learned as soon as the instance accepts the request, before its answer is read: an
+                # answer that cannot be read does not make the form a refused one.
+                if query.time is not None:
+                    self._cache.learn_dialect(key, TIME_FORM, time_form)
                 self._cache.learn_dialect(key, SORT_FORM, sort_form)
+
+            try:
+                return await self._list_as(query, page, time_form, sort_form, accepted)
+            except _TimeImposedError:
                 self._cache.learn_dialect(key, TIME_REQUIRED, "yes")
                 return await self._both_halves(query, page)
             except InvalidQueryError as exc:
                 refused = refused or exc
                 continue
-            if query.time is not None:
-                self._cache.learn_dialect(key, TIME_FORM, time_form)
-            self._cache.learn_dialect(key, SORT_FORM, sort_form)
-            return result
         assert refused is not None  # there is always at least one attempt
         if query.time is None:
             # 18.0 marks the time filter `required? true` (opf/openproject@a27f373:modules/meeting/app/models/
@@ -123,18 +126,23 @@ class AiohttpMeetingRepository(MeetingRepository):
             self._client.warn(f"ordering only the first {UNSORTED_READ_LIMIT} of {first.total} meetings client-side")
         return tuple(items), max(first.total, len(items))
 
-    async def _list_as(self, query: MeetingQuery, page: PageRequest, time_form: str, sort_form: str) -> Page[Meeting]:
+    async def _list_as(
+        self, query: MeetingQuery, page: PageRequest, time_form: str, sort_form: str, accepted: Callable[[], None]
+    ) -> Page[Meeting]:
         filters = _filters(query, time_form)
         if sort_form == "none":
-            return await self._unsorted(query, filters, page)
+            return await self._unsorted(query, filters, page, accepted)
         direction = "desc" if query.order == "newest_first" else "asc"
-        collection = await self._fetch_list(filters, [SortKey(endpoints.MEETING_SORT_KEY, direction)], page)
+        sort_by = [SortKey(endpoints.MEETING_SORT_KEY, direction)]
+        collection = await self._fetch_list(filters, sort_by, page, accepted)
         if query.time is None and _time_filter_applied(collection):
             raise _TimeImposedError
         items = _ordered(self._meetings_of(collection), query)
         return mapping.page_of(collection, items, page)
 
-    async def _unsorted(self, query: MeetingQuery, filters: Sequence[Filter], page: PageRequest) -> Page[Meeting]:
+    async def _unsorted(
+        self, query: MeetingQuery, filters: Sequence[Filter], page: PageRequest, accepted: Callable[[], None]
+    ) -> Page[Meeting]:
         """The instance refuses every sort key we can send: read up to a bound, order here, cut the page.
 
         The read is shared by every page this call asks for with the same filters (a search window
@@ -142,13 +150,15 @@ class AiohttpMeetingRepository(MeetingRepository):
         key = filters_param(filters)
         read = self._unsorted_reads.get(key)
         if read is None:
-            read = self._unsorted_reads[key] = asyncio.ensure_future(self._read_unsorted(filters))
+            read = self._unsorted_reads[key] = asyncio.ensure_future(self._read_unsorted(filters, accepted))
         everything, total = await asyncio.shield(read)
         cut = mapping.slice_page(_ordered(everything, query), page)
         return Page(items=cut.items, total=total, offset=cut.offset, page_size=cut.page_size)
 
-    async def _read_unsorted(self, filters: Sequence[Filter]) -> tuple[tuple[Meeting, ...], int]:
-        first = await self._fetch_list(filters, [], PageRequest(1, UNSORTED_READ_LIMIT))
+    async def _read_unsorted(
+        self, filters: Sequence[Filter], accepted: Callable[[], None]
+    ) -> tuple[tuple[Meeting, ...], int]:
+        first = await self._fetch_list(filters, [], PageRequest(1, UNSORTED_READ_LIMIT), accepted)
         if not any(f.name == "time" for f in filters) and _time_filter_applied(first):
             raise _TimeImposedError
         collections = [first]
@@ -162,7 +172,11 @@ class AiohttpMeetingRepository(MeetingRepository):
         return everything, max(total, len(everything))
 
     async def _fetch_list(
-        self, filters: Sequence[Filter], sort_by: Sequence[SortKey], page: PageRequest
+        self,
+        filters: Sequence[Filter],
+        sort_by: Sequence[SortKey],
+        page: PageRequest,
+        accepted: Callable[[], None] | None = None,
     ) -> hal.Collection[hal.MeetingHal]:
         params: dict[str, str | int] = dict(page_params(page))
         if filters:
@@ -171,13 +185,17 @@ class AiohttpMeetingRepository(MeetingRepository):
             params["sortBy"] = sort_param(sort_by)
         path = endpoints.MEETINGS.path()
         try:
-            collection = await fetch(self._client, path, hal.Collection[hal.MeetingHal], params)
+            data = await self._client.get(path, params)
         except NotFoundError as exc:
             raise UnsupportedError(
                 "This OpenProject instance has no meeting list (GET /api/v3/meetings answered 404): the "
                 "meetings module is not active for this user. Single meetings can still be read by id.",
                 status=exc.status,
             ) from exc
+        if accepted is not None:
+            accepted()
+        with reading(self._client, path):
+            collection = hal.decode(data, hal.Collection[hal.MeetingHal])
         self._seen.update((e.id, e) for e in collection.elements)
         return collection
 

@@ -513,6 +513,23 @@ async def test_a_time_filter_the_instance_applies_by_itself_is_noticed(
     assert cache.dialect(client.base_url, "meetings.time_required") == "yes"
 
 
+async def test_an_accepted_form_is_learned_even_when_its_answer_cannot_be_read(
+    client: OpenProjectClient, api: aioresponses
+) -> None:
+    def answer(url: URL, **_: object) -> CallbackResult:
+        if "sortBy" in url.query:
+            return CallbackResult(status=400, payload=p.error("InvalidQuery", "Orders Start time does not exist."))
+        broken = p.meeting(5)
+        broken["_links"] = {}  # no project: the meeting cannot be read
+        return CallbackResult(payload=p.collection([broken], total=1))
+
+    api.get(url_for("api/v3/meetings"), callback=answer, repeat=True)
+    cache = CapabilityCache()
+    with pytest.raises(UpstreamServerError):
+        await AiohttpMeetingRepository(client, cache).list(MeetingQuery(), PageRequest())
+    assert cache.dialect(client.base_url, "meetings.sort") == "none"  # a later call sends no refused key
+
+
 async def test_meeting_list_without_the_module_is_unsupported(client: OpenProjectClient, api: aioresponses) -> None:
     api.get(url_for("api/v3/meetings"), status=404, payload=NOT_FOUND)
     with pytest.raises(UnsupportedError) as caught:
