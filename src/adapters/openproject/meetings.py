@@ -236,7 +236,7 @@ class AiohttpMeetingRepository(MeetingRepository):
 
     async def _resource(self, meeting_id: int) -> hal.MeetingHal:
         resource = await fetch(self._client, endpoints.MEETING.path(id=meeting_id), hal.MeetingHal)
-        self._seen[resource.id] = resource
+        self._seen[resource.id] = self._seen[meeting_id] = resource
         return resource
 
     async def _agenda(self, meeting_id: int) -> _Agenda | None:
