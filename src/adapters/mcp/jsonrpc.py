@@ -16,7 +16,7 @@ from mcp.types import INVALID_REQUEST, PARSE_ERROR
 
 MAX_DEPTH: Final = 64
 NOT_ONE_MESSAGE: Final = (
-    'The request body must be one JSON-RPC 2.0 message: {"jsonrpc": "2.0", "id": 1, "method": "...", '
+    'A request must be one JSON-RPC 2.0 message: {"jsonrpc": "2.0", "id": 1, "method": "...", '
     '"params": {...}}. Batches are not supported.'
 )
 

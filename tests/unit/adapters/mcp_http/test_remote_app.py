@@ -144,8 +144,34 @@ async def test_oversized_bodies_are_refused_and_the_server_stays_up() -> None:
         (b'{"id": 1, "method": "tools/list"}', 400, -32600, "must be one JSON-RPC 2.0 message"),
         (json.dumps(rpc("no/such/method")).encode(), 200, -32601, "Method not found"),
         (json.dumps(rpc("tools/call", {"name": 5})).encode(), 200, -32602, "Invalid request parameters"),
+        (b'{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}', 400, -32600, "must be one JSON-RPC 2.0 message"),
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": "x"}', 400, -32600, "params must"),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"a": ' + b"[" * 200 + b"]" * 200 + b"}}",
+            400,
+            -32600,
+            "levels deep",
+        ),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "\\ud800"}}',
+            400,
+            -32600,
+            "surrogate",
+        ),
     ],
-    ids=["parse-error", "not-an-object", "batch", "no-method", "no-version", "unknown-method", "bad-params"],
+    ids=[
+        "parse-error",
+        "not-an-object",
+        "batch",
+        "no-method",
+        "no-version",
+        "unknown-method",
+        "bad-params",
+        "version-1.0",
+        "string-params",
+        "deep-nesting",
+        "lone-surrogate",
+    ],
 )
 async def test_malformed_json_rpc_gets_a_clear_error_and_the_server_stays_up(
     body: bytes, status: int, code: int, says: str
