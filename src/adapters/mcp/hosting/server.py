@@ -11,7 +11,7 @@ import signal
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from typing import Any, Final
 
 import h11
@@ -25,7 +25,9 @@ from openproject_mcp.adapters.mcp.hosting.options import HttpOptions
 
 log = logging.getLogger("openproject_mcp.http")
 
+BACKLOG: Final = 128
 FD_RESERVE: Final = 64  # descriptors kept for upstream connections, logs and the listening socket
+EXHAUSTED: Final = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 FD_TARGET: Final = 65_536  # the soft limit is raised towards this, never past the hard limit
 ACCEPT_ERROR_INTERVAL: Final = 30.0
 
@@ -54,14 +56,18 @@ class ConnectionBook:
 
     def admit(self, connection: GuardedH11Protocol) -> bool:
         """Make room for ``connection`` by closing the oldest idle one; False if every one is busy."""
-        if len(self.open) >= self.limit:
-            idle = next((c for c in self.open if c.idle), None)
-            if idle is None:
-                self.refused += 1
-                return False
-            self.evicted += 1
-            idle.close_idle()
+        if len(self.open) >= self.limit and not self.close_oldest_idle():
+            self.refused += 1
+            return False
         self.open[connection] = None
+        return True
+
+    def close_oldest_idle(self) -> bool:
+        idle = next((c for c in self.open if c.idle), None)
+        if idle is None:
+            return False
+        self.evicted += 1
+        idle.close_idle()
         return True
 
     def forget(self, connection: GuardedH11Protocol) -> None:
@@ -177,9 +183,98 @@ class DrainingServer(uvicorn.Server):
         self._remote = app
         self.book = book
         self._handle_signals = handle_signals
+        self._listeners: list[socket.socket] = []
+        self._accepting: list[asyncio.Task[None]] = []
+        self._connecting: set[asyncio.Future[Any]] = set()
+        self.accept_errors = AcceptErrorLog()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """uvicorn's startup, but connections are accepted here, one at a time, not by asyncio's server.
+
+        asyncio's server accepts a whole backlog at once before any connection reaches the
+        protocol, and when descriptors run out it reports (and schedules a retry for) every
+        pending connection: a flood of tracebacks and busy retries. Accepting here keeps the
+        connection cap ahead of the descriptor limit, makes room by closing the oldest idle
+        connection when descriptors do run out, and reports that once per interval.
+        """
+        listeners = list(sockets) if sockets is not None else [self.config.bind_socket()]
+        await super().startup(sockets=[])
+        loop = asyncio.get_running_loop()
+        for sock in listeners:
+            sock.listen(BACKLOG)
+            sock.setblocking(False)
+            self._listeners.append(sock)
+            self._accepting.append(loop.create_task(self._accept_loop(sock)))
+
+    def _stop_accepting(self) -> None:
+        """New connections are refused from now on (the listening sockets close once their waits end)."""
+        if not self._accepting or all(task.done() for task in self._accepting):
+            return
+        for task in self._accepting:
+            task.cancel()
+        listeners = list(self._listeners)
+
+        def close() -> None:
+            for sock in listeners:
+                sock.close()
+
+        asyncio.get_running_loop().call_soon(close)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        self._stop_accepting()
+        for task in self._accepting:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._connecting:  # accepted just before the end: registered now, so uvicorn closes them too
+            await asyncio.gather(*self._connecting, return_exceptions=True)
+        for sock in self._listeners:
+            sock.close()
+        await super().shutdown(sockets=sockets)
+
+    async def _accept_loop(self, listener: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+        config = self.config
+
+        def create_protocol() -> asyncio.Protocol:
+            return config.http_protocol_class(  # type: ignore[call-arg]
+                config=config, server_state=self.server_state, app_state=self.lifespan.state, _loop=loop
+            )
+
+        while True:
+            try:
+                connection, _ = listener.accept()
+            except (BlockingIOError, InterruptedError):
+                await _readable(loop, listener)
+                continue
+            except OSError as error:
+                if error.errno not in EXHAUSTED:
+                    raise
+                self.accept_errors.report(error)
+                if not self.book.close_oldest_idle():
+                    await asyncio.sleep(0.1)  # nothing to close: wait for a connection to end
+                await asyncio.sleep(0)
+                continue
+            connection.setblocking(False)
+            with contextlib.suppress(OSError):
+                # Small answers must not wait for a delayed ACK (asyncio sets this only on IPPROTO_TCP sockets).
+                connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            connecting = asyncio.ensure_future(self._connect(loop, create_protocol, connection))
+            self._connecting.add(connecting)
+            connecting.add_done_callback(self._connecting.discard)
+            await asyncio.shield(connecting)  # a shutdown now still lets this connection be set up (and closed)
+
+    @staticmethod
+    async def _connect(
+        loop: asyncio.AbstractEventLoop, create_protocol: Callable[[], asyncio.Protocol], connection: socket.socket
+    ) -> None:
+        try:
+            await loop.connect_accepted_socket(create_protocol, connection)
+        except OSError:
+            connection.close()
 
     def request_shutdown(self) -> None:
         """What SIGTERM does: stop accepting, drain, stop."""
+        self._stop_accepting()
         if not self._remote.lifecycle.draining:
             self._remote.lifecycle.draining = True
             log.info(
@@ -209,6 +304,24 @@ class DrainingServer(uvicorn.Server):
             return
         log.info("received %s", signal.Signals(sig).name)
         self.request_shutdown()
+
+
+async def _readable(loop: asyncio.AbstractEventLoop, listener: socket.socket) -> None:
+    """Until ``listener`` has a connection to accept. Safe to cancel: nothing has been accepted yet.
+
+    (``loop.sock_accept`` is not: cancelled at the wrong moment it accepts a connection and drops it.)
+    """
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    loop.add_reader(listener.fileno(), wake)
+    try:
+        await ready
+    finally:
+        loop.remove_reader(listener.fileno())
 
 
 def connection_limit(requested: int) -> int:
@@ -247,38 +360,28 @@ def make_server(app: RemoteApp, options: HttpOptions, *, handle_signals: bool = 
         server_header=False,
         lifespan="on",
         ws="none",
+        backlog=BACKLOG,
     )
     return DrainingServer(config, app, book, handle_signals=handle_signals)
 
 
 class AcceptErrorLog:
-    """A loop exception handler that reports running out of descriptors once per interval, not per attempt.
+    """Reports running out of descriptors once per interval, with how often it happened, never per attempt."""
 
-    When ``accept()`` fails for lack of descriptors, asyncio reports it for every pending
-    connection and retries a second later; under a flood of connections that is thousands of
-    tracebacks a second. This writes one line per interval, with how often it happened.
-    """
-
-    def __init__(self, interval: float = ACCEPT_ERROR_INTERVAL, *, clock: Any = time.monotonic) -> None:
+    def __init__(self, interval: float = ACCEPT_ERROR_INTERVAL, *, clock: Callable[[], float] = time.monotonic) -> None:
         self._interval = interval
         self._clock = clock
         self._last: float | None = None
         self._suppressed = 0
 
-    def __call__(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        error = context.get("exception")
-        if not (
-            isinstance(error, OSError) and error.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM)
-        ):
-            loop.default_exception_handler(context)
-            return
+    def report(self, error: OSError) -> None:
         now = self._clock()
         if self._last is not None and now - self._last < self._interval:
             self._suppressed += 1
             return
         log.warning(
-            "cannot accept connections: %s (%d more time(s) since the last report); "
-            "lower OPENPROJECT_HTTP_MAX_CONNECTIONS or raise the descriptor limit (ulimit -n)",
+            "cannot accept connections: %s (%d more time(s) since the last report); idle connections are "
+            "closed to make room; lower OPENPROJECT_HTTP_MAX_CONNECTIONS or raise the descriptor limit (ulimit -n)",
             error.strerror or errno.errorcode.get(error.errno or 0, "resource exhausted"),
             self._suppressed,
         )
@@ -293,7 +396,6 @@ async def serve_http(app: RemoteApp, options: HttpOptions, *, sockets: list[sock
         # The SDK notes every stateless exchange at INFO; the access log already has one line per request.
         logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
     raise_descriptor_limit()
-    asyncio.get_running_loop().set_exception_handler(AcceptErrorLog())
     server = make_server(app, options, handle_signals=True)
     log.info(
         "serving MCP over streamable HTTP at http://%s:%d%s (stateless, JSON responses; at most %d connections)",
