@@ -3,7 +3,7 @@
 Ranking is pure CPU: it folds and tokenises every text and scores every word pair. One long
 query over a few hundred long records takes seconds, and on the event loop those seconds would
 hold every other caller (health checks included). So each call is bounded, and run on a small
-pool of worker threads, which the interpreter switches away from every few milliseconds:
+worker thread, which the interpreter switches away from every few milliseconds:
 
 - the query: at most ``MAX_QUERY_WORDS`` significant words are scored (the first ones, in the
   order written); exact-match mode still looks for the whole query;
@@ -30,7 +30,9 @@ T = TypeVar("T")
 MAX_QUERY_WORDS: Final = 16
 MAX_SCORED_CHARACTERS: Final = 10_000
 MAX_SCORED_ITEMS: Final = 200
-RANKING_THREADS: Final = 2  # the work is CPU-bound: more threads than cores only queue for the interpreter
+# Ranking is pure Python: threads share one interpreter lock, so a second ranking thread would add
+# no speed, only a second contender the event loop must win the lock from.
+RANKING_THREADS: Final = 1
 # Below this much text a call is ranked in place: the hop to a thread would cost more than it saves.
 INLINE_CHARACTERS: Final = 20_000
 
