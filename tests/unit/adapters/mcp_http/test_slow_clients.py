@@ -6,6 +6,9 @@ import asyncio
 import errno
 import json
 import logging
+import os
+import resource
+import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -255,3 +258,46 @@ def test_running_out_of_descriptors_is_logged_once_per_interval(caplog: pytest.L
     assert len(lines) == 2
     assert "999 more time(s)" in lines[1].getMessage()
     assert all(r.exc_info is None for r in caplog.records), "no traceback"
+
+
+CLIENT = """
+import socket, sys, time
+port = int(sys.argv[1])
+sys.stdin.readline()  # until the server's descriptors are short
+idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(30)]
+time.sleep(0.5)
+probe = socket.create_connection(("127.0.0.1", port), timeout=10)
+probe.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nConnection: close\\r\\n\\r\\n")
+answer = b""
+while chunk := probe.recv(4096):
+    answer += chunk
+print(answer.split(b"\\r\\n", 1)[0].decode())
+"""
+
+
+async def test_out_of_descriptors_the_server_closes_idle_connections_and_logs_it_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    # The connection cap is computed from the limit at start; lowering the limit afterwards makes
+    # accept() itself fail, the case the cap normally prevents. The client runs in its own
+    # process, so only the server's descriptors are short.
+    caplog.set_level(logging.INFO, logger="openproject_mcp.http")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    options = HttpSettings(header_timeout_seconds=60)
+    async with serving(demo_app(options=options), options) as running:
+        port = running.url.rsplit(":", 1)[1]
+        client = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", CLIENT, port, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+        )
+        try:
+            in_use = len(os.listdir("/proc/self/fd"))
+            resource.setrlimit(resource.RLIMIT_NOFILE, (in_use + 8, hard))
+            with anyio.fail_after(30):
+                status_line, _ = await client.communicate(b"go\n")
+        finally:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert status_line.decode().strip() == "HTTP/1.1 200 OK"
+    reports = [r for r in caplog.records if "cannot accept connections" in r.getMessage()]
+    assert len(reports) == 1
+    assert all(r.exc_info is None for r in caplog.records if r.name.startswith("openproject_mcp"))
+    assert running.server.book.evicted >= 1
