@@ -101,11 +101,7 @@ class McpGuard:
         if refusal is not None:
             await refusal(scope, receive, send)
             return
-        self._lifecycle.in_flight += 1
-        try:
-            await self._admitted(scope, receive, send, exchange, headers, started)
-        finally:
-            self._lifecycle.in_flight -= 1
+        await self._admitted(scope, receive, send, exchange, headers, started)
 
     async def _admitted(
         self, scope: Scope, receive: Receive, send: Send, exchange: Exchange, headers: Headers, started: float
@@ -138,8 +134,16 @@ class McpGuard:
             )
             return
         note_rpc(exchange, inspected.method, inspected.message.get("params"))
+        busy = self._busy(exchange)  # asked again: the cap counts requests being answered, not bodies arriving
+        if busy is not None:
+            await busy(scope, receive, send)
+            return
         left = policy.request_timeout_seconds - (time.monotonic() - started)
-        await self._answer_within(left, scope, _replay(body, receive), send, exchange, inspected.request_id)
+        self._lifecycle.in_flight += 1
+        try:
+            await self._answer_within(left, scope, _replay(body, receive), send, exchange, inspected.request_id)
+        finally:
+            self._lifecycle.in_flight -= 1
 
     def _refuse(self, scope: Scope, headers: Headers, exchange: Exchange) -> Response | None:
         origin = headers.get("origin")
@@ -172,15 +176,19 @@ class McpGuard:
                 code=SERVER_BUSY,
                 headers={"Retry-After": retry_after(wait)},
             )
-        if self._lifecycle.in_flight >= self._policy.max_in_flight:
-            exchange.rejected = "busy"
-            return rpc_error_response(
-                503,
-                f"The server is answering {self._policy.max_in_flight} requests already; send it again in a moment.",
-                code=SERVER_BUSY,
-                headers={"Retry-After": "1"},
-            )
-        return None
+        return self._busy(exchange)
+
+    def _busy(self, exchange: Exchange) -> Response | None:
+        """A fast 503 when the process already answers as many requests as it may (slow bodies do not count)."""
+        if self._lifecycle.in_flight < self._policy.max_in_flight:
+            return None
+        exchange.rejected = "busy"
+        return rpc_error_response(
+            503,
+            f"The server is answering {self._policy.max_in_flight} requests already; send it again in a moment.",
+            code=SERVER_BUSY,
+            headers={"Retry-After": "1"},
+        )
 
     def _limiter_rate(self) -> int:
         return round(self._limiter.per_minute)

@@ -181,6 +181,23 @@ async def test_requests_beyond_the_in_flight_cap_get_503_with_retry_after_and_he
     assert after.status_code == 200
 
 
+async def test_clients_still_sending_their_body_do_not_take_in_flight_slots() -> None:
+    options = HttpSettings(max_in_flight=1, body_timeout_seconds=30)
+    body = json.dumps(STATUSES).encode()
+    async with serving(demo_app(options=options), options) as running, httpx2.AsyncClient(timeout=10) as http:
+        stalled = [await asyncio.open_connection(HOST, int(running.url.rsplit(":", 1)[1])) for _ in range(3)]
+        try:
+            for _, writer in stalled:
+                writer.write(headers_for(body) + body[:5])  # then nothing more
+                await writer.drain()
+            await asyncio.sleep(0.3)
+            answer = await post(http, running.mcp_url, STATUSES, token="t")
+        finally:
+            for _, writer in stalled:
+                writer.close()
+    assert answer.status_code == 200
+
+
 async def test_each_caller_has_its_own_rate_limit() -> None:
     options = HttpSettings(rate_limit_per_minute=60, rate_limit_burst=3)
     async with serving(demo_app(options=options), options) as running, httpx2.AsyncClient() as http:
