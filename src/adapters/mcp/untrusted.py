@@ -55,6 +55,9 @@ _INVISIBLE = re.compile(
     "\U000e0000-\U000e007f\U000e0100-\U000e01ef"
     "]"
 )
+_ASCII_CONTROL = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]")
+# Whether an ASCII text needs any change at all: one scan, so that most texts cost nothing more.
+_ASCII_SUSPECT = re.compile("[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]|!\\[|<img|\\[\\[", re.I)
 _MARKDOWN_IMAGE = re.compile(
     r"!\[(?P<alt>[^\]\n]{0,500})\]\(\s*<?(?P<url>(?:[A-Za-z][A-Za-z0-9+.-]*:)?//[^\s)>]{1,2048})>?(?:\s+[^)]{0,500})?\)"
 )
@@ -92,7 +95,12 @@ def _html_image(match: re.Match[str]) -> str:
 
 def neutralised(text: str) -> str:
     """``text`` with invisible characters made visible and images from absolute URLs replaced."""
-    text = _INVISIBLE.sub(_visible, text)
+    if not text.isascii():
+        text = _INVISIBLE.sub(_visible, text)
+    elif _ASCII_SUSPECT.search(text) is None:
+        return text
+    else:
+        text = _ASCII_CONTROL.sub(_visible, text)
     if "![" in text:
         text = _MARKDOWN_IMAGE.sub(_markdown_image, text)
     if "<" in text:
@@ -101,19 +109,22 @@ def neutralised(text: str) -> str:
 
 
 def _fenced(text: str, nonce: str) -> str:
-    inner = _FENCE_LOOKALIKE.sub(lambda m: f"[ [{m.group(1)}untrusted", neutralised(text))
+    inner = neutralised(text)
+    if "[[" in inner:
+        inner = _FENCE_LOOKALIKE.sub(lambda m: f"[ [{m.group(1)}untrusted", inner)
     return f"[[untrusted {nonce}]]{inner}[[/untrusted {nonce}]]"
 
 
 def _mirror(value: Any, nonce: str, key: str | None) -> Any:
-    if isinstance(value, dict):
-        return {name: _mirror(item, nonce, name) for name, item in value.items()}
-    if isinstance(value, list):
-        if key in _SERVER_LISTS:
-            return [neutralised(item) if isinstance(item, str) else _mirror(item, nonce, None) for item in value]
-        return [_mirror(item, nonce, key) for item in value]
-    if isinstance(value, str):
+    kind = type(value)
+    if kind is str:
         return _fenced(value, nonce) if key in USER_TEXT_KEYS else neutralised(value)
+    if kind is dict:
+        return {name: _mirror(item, nonce, name) for name, item in value.items()}
+    if kind is list:
+        if key in _SERVER_LISTS:
+            return [neutralised(item) if type(item) is str else _mirror(item, nonce, None) for item in value]
+        return [_mirror(item, nonce, key) for item in value]
     return value
 
 
