@@ -41,6 +41,7 @@ USER_TEXT_KEYS: Final = frozenset(
     }
 )
 _SERVER_LISTS: Final = frozenset({"notes"})  # as lists, these hold the server's own sentences
+_USER_MAPS: Final = frozenset({"customFields"})  # name → value, both chosen on the instance
 
 # Format (Cf) and control (Cc) characters, line and paragraph separators, and the invisible fillers
 # that render as nothing: all shown as [U+XXXX]. Tab, line feed and carriage return are kept.
@@ -120,6 +121,8 @@ def _mirror(value: Any, nonce: str, key: str | None) -> Any:
     if kind is str:
         return _fenced(value, nonce) if key in USER_TEXT_KEYS else neutralised(value)
     if kind is dict:
+        if key in _USER_MAPS:
+            return {neutralised(name): _mirror(item, nonce, "text") for name, item in value.items()}
         return {name: _mirror(item, nonce, name) for name, item in value.items()}
     if kind is list:
         if key in _SERVER_LISTS:

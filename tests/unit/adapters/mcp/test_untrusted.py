@@ -91,6 +91,13 @@ async def test_tool_descriptions_and_instructions_say_results_carry_third_party_
         assert tool.annotations is not None and tool.annotations.read_only_hint is True
 
 
+def test_custom_field_values_are_fenced_whatever_the_field_is_called() -> None:
+    _, mirror = text_mirror({"customFields": {"Risk\u200b": INJECTION}}, nonce="abcd1234")
+    assert mirror == (
+        '{"customFields":{"Risk[U+200B]":"[[untrusted abcd1234]]' + INJECTION + '[[/untrusted abcd1234]]"}}'
+    )
+
+
 def test_the_server_own_sentences_are_not_fenced_but_are_neutralised() -> None:
     data = {"notes": ["Comments were read for 3 of 9 candidates."], "elements": [{"title": "t\u200b"}]}
     notice, mirror = text_mirror(data, nonce="abcd1234")
