@@ -247,11 +247,14 @@ class DrainingServer(uvicorn.Server):
                 await _readable(loop, listener)
                 continue
             except OSError as error:
-                if error.errno not in EXHAUSTED:
-                    raise
-                self.accept_errors.report(error)
-                if not self.book.close_oldest_idle():
-                    await asyncio.sleep(0.1)  # nothing to close: wait for a connection to end
+                if listener.fileno() == -1:
+                    return  # closed: the server is stopping
+                if error.errno in EXHAUSTED:
+                    self.accept_errors.report(error)
+                    if not self.book.close_oldest_idle():
+                        await asyncio.sleep(0.1)  # nothing to close: wait for a connection to end
+                else:  # a connection that failed while waiting (aborted, reset): the next one is fine
+                    log.debug("a connection failed before it was accepted: %s", error)
                 await asyncio.sleep(0)
                 continue
             connection.setblocking(False)
@@ -270,6 +273,9 @@ class DrainingServer(uvicorn.Server):
         try:
             await loop.connect_accepted_socket(create_protocol, connection)
         except OSError:
+            connection.close()
+        except Exception:  # never let one connection stop the accept loop
+            log.exception("could not set up an accepted connection")
             connection.close()
 
     def request_shutdown(self) -> None:
