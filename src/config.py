@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
-from openproject_mcp.adapters.environment import read_flag, read_number
+from openproject_mcp.adapters.environment import read_flag, read_number, read_words
 
 Backend = Literal["demo", "dataset", "openproject"]
 
@@ -145,4 +145,64 @@ def load_settings(
         )
     return replace(
         base, backend="openproject", base_url=check_base_url(base_url), api_key=api_key, single_tenant=single_tenant
+    )
+
+
+# --- remote mode (serve --http) ---------------------------------------------------------------
+# Read here with the same readers as every other setting; the hosting package in the MCP adapter
+# only consumes the result.
+
+
+@dataclass(frozen=True, slots=True)
+class HttpSettings:
+    """How the remote server listens, what it accepts and how long it waits (``OPENPROJECT_HTTP_*``)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    max_body_bytes: int = 1024 * 1024
+    request_timeout_seconds: float = 120.0
+    header_timeout_seconds: float = 10.0
+    body_timeout_seconds: float = 30.0
+    shutdown_grace_seconds: float = 25.0
+    allowed_origins: tuple[str, ...] = ()
+    allowed_hosts: tuple[str, ...] = ()
+    ready_checks_instance: bool = False
+    max_connections: int = 1000
+    max_in_flight: int = 64
+    rate_limit_per_minute: int = 600
+    rate_limit_burst: int = 60
+
+
+def load_http_settings(
+    env: Mapping[str, str] | None = None, *, host: str | None = None, port: int | None = None
+) -> HttpSettings:
+    """Remote mode's settings; ``host`` and ``port`` come from the command line."""
+    env = os.environ if env is None else env
+    defaults = HttpSettings()
+    chosen_port = defaults.port if port is None else port
+    if not 1 <= chosen_port <= 65535:
+        raise ConfigurationError(f"--port must be between 1 and 65535, got {chosen_port}.")
+
+    def whole(name: str, default: int, minimum: float, maximum: float) -> int:
+        return int(_number(env, name, default, minimum, maximum))
+
+    return HttpSettings(
+        host=(host or defaults.host).strip(),
+        port=chosen_port,
+        max_body_bytes=whole("OPENPROJECT_HTTP_MAX_BODY_BYTES", defaults.max_body_bytes, 1024, 64e6),
+        request_timeout_seconds=_number(
+            env, "OPENPROJECT_HTTP_REQUEST_TIMEOUT", defaults.request_timeout_seconds, 1, 3600
+        ),
+        header_timeout_seconds=_number(env, "OPENPROJECT_HTTP_HEADER_TIMEOUT", defaults.header_timeout_seconds, 1, 600),
+        body_timeout_seconds=_number(env, "OPENPROJECT_HTTP_BODY_TIMEOUT", defaults.body_timeout_seconds, 1, 3600),
+        shutdown_grace_seconds=_number(
+            env, "OPENPROJECT_HTTP_SHUTDOWN_GRACE", defaults.shutdown_grace_seconds, 0, 3600
+        ),
+        allowed_origins=read_words(env, "OPENPROJECT_HTTP_ALLOWED_ORIGINS"),
+        allowed_hosts=read_words(env, "OPENPROJECT_HTTP_ALLOWED_HOSTS"),
+        ready_checks_instance=env_flag(env, "OPENPROJECT_HTTP_READY_CHECKS_INSTANCE"),
+        max_connections=whole("OPENPROJECT_HTTP_MAX_CONNECTIONS", defaults.max_connections, 16, 1_000_000),
+        max_in_flight=whole("OPENPROJECT_HTTP_MAX_IN_FLIGHT", defaults.max_in_flight, 1, 100_000),
+        rate_limit_per_minute=whole("OPENPROJECT_HTTP_RATE_LIMIT", defaults.rate_limit_per_minute, 0, 1_000_000),
+        rate_limit_burst=whole("OPENPROJECT_HTTP_RATE_BURST", defaults.rate_limit_burst, 1, 1_000_000),
     )

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -14,11 +13,11 @@ import anyio
 
 from openproject_mcp import __version__
 from openproject_mcp.adapters.mcp.catalog import TOOLS
-from openproject_mcp.adapters.mcp.http import HttpOptions, build_http_app, serve_http
+from openproject_mcp.adapters.mcp.hosting import HttpOptions, build_http_app, serve_http
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.adapters.mcp.transports import call_in_process, serve_stdio
 from openproject_mcp.composition import Application
-from openproject_mcp.config import ConfigurationError, Settings, load_settings
+from openproject_mcp.config import ConfigurationError, Settings, load_http_settings, load_settings
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -115,7 +114,7 @@ def _http_options(settings: Settings, host: str | None, port: int | None) -> Htt
     """Remote mode's options; the server's own token serves callers only in single-tenant mode."""
     if settings.single_tenant and settings.backend == "openproject" and settings.api_key is None:
         raise ConfigurationError("OPENPROJECT_SINGLE_TENANT=true needs OPENPROJECT_API_KEY, the token it serves.")
-    return HttpOptions.from_env(os.environ, host=host, port=port)
+    return load_http_settings(host=host, port=port)
 
 
 async def _serve_http(server: Any, application: Application, options: HttpOptions) -> None:

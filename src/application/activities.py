@@ -6,9 +6,10 @@ from dataclasses import dataclass
 
 from openproject_mcp.application.arguments import match_mode, positive_id, search_query
 from openproject_mcp.application.presenters import activity_view
+from openproject_mcp.application.ranking import rank
 from openproject_mcp.application.views import ActivityList, MatchModeName
 from openproject_mcp.domain.entities import Activity
-from openproject_mcp.domain.search import Field, rank_records
+from openproject_mcp.domain.search import Field
 from openproject_mcp.ports import WorkPackageRepository
 
 ACTIVITY_FIELDS: tuple[Field[Activity], ...] = (
@@ -39,7 +40,7 @@ class ListWorkPackageActivities:
         if not query:
             views = tuple(activity_view(a) for a in sorted(timeline, key=lambda a: (a.created_at, a.id)))
             return ActivityList(work_package_id, views, total=len(views), count=len(views))
-        ranked = rank_records(timeline, query, ACTIVITY_FIELDS, key=lambda a: a.id, mode=mode)
+        ranked = await rank(timeline, query, ACTIVITY_FIELDS, key=lambda a: a.id, mode=mode)
         views = tuple(
             activity_view(r.record, score=r.score, snippet=r.matches[0].snippet if r.matches else None) for r in ranked
         )

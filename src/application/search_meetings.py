@@ -175,6 +175,7 @@ class SearchMeetings:
             ):
                 if note:
                     notes.append(note)
+        notes.extend(result.notes)
         window = PageSlice(len(result.hits), page.offset, page.page_size)
         elements = tuple(_hit_view(hit) for hit in window.take(result.hits))
         return MeetingSearchPage(

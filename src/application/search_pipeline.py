@@ -27,8 +27,9 @@ from typing import Generic, TypeVar
 
 from openproject_mcp.application.caching import EnrichmentCache
 from openproject_mcp.application.concurrency import map_bounded
+from openproject_mcp.application.ranking import RankingLimits, rank
 from openproject_mcp.domain.errors import OpenProjectMcpError
-from openproject_mcp.domain.search import DEFAULT_MIN_SCORE, Field, FieldMatch, MatchMode, rank_records
+from openproject_mcp.domain.search import DEFAULT_MIN_SCORE, Field, FieldMatch, MatchMode
 
 C = TypeVar("C")
 D = TypeVar("D")
@@ -91,6 +92,7 @@ class PipelineResult(Generic[C, D]):
     enriched: int
     fetched: int
     failures: int
+    notes: tuple[str, ...] = ()  # what ranking cut to stay within its bounds
 
 
 async def run_search(
@@ -105,7 +107,8 @@ async def run_search(
 ) -> PipelineResult[C, D]:
     scale = max([f.weight for f in spec.shallow_fields] + [f.weight for f in spec.full_fields])
     by_key = {spec.key(c): c for c in candidates}
-    shallow = rank_records(
+    limits = RankingLimits()
+    shallow = await rank(
         by_key.values(),
         query,
         spec.shallow_fields,
@@ -113,6 +116,7 @@ async def run_search(
         mode=mode,
         min_score=settings.min_score,
         weight_scale=scale,
+        limits=limits,
     )
 
     deep: dict[int, D] = {}
@@ -155,7 +159,7 @@ async def run_search(
     hits: dict[int, Hit[C, D]] = {
         spec.key(r.record): Hit(r.record, r.score, r.matches, deep.get(spec.key(r.record))) for r in shallow
     }
-    full = rank_records(
+    full = await rank(
         (Enriched(by_key[k], d) for k, d in deep.items()),
         query,
         spec.full_fields,
@@ -163,6 +167,7 @@ async def run_search(
         mode=mode,
         min_score=settings.min_score,
         weight_scale=scale,
+        limits=limits,
     )
     for ranked in full:
         record_key = spec.key(ranked.record.candidate)
@@ -176,6 +181,7 @@ async def run_search(
         enriched=len(deep),
         fetched=len(to_fetch) - failures,
         failures=failures,
+        notes=tuple(limits.notes()),
     )
 
 

@@ -18,12 +18,13 @@ from openproject_mcp.application.arguments import match_mode, search_query
 from openproject_mcp.application.caching import TenantCaches
 from openproject_mcp.application.concurrency import map_bounded
 from openproject_mcp.application.project_scope import ProjectResolver
+from openproject_mcp.application.ranking import RankingLimits, rank
 from openproject_mcp.application.search_pipeline import ProgressCallback
 from openproject_mcp.application.views import Coverage, MatchModeName, WikiPageHit, WikiSearchPage
 from openproject_mcp.domain.entities import WikiPage
 from openproject_mcp.domain.errors import InvalidArgumentError, NotFoundError, OpenProjectMcpError
 from openproject_mcp.domain.queries import PageRequest
-from openproject_mcp.domain.search import Field, rank_records
+from openproject_mcp.domain.search import Field
 from openproject_mcp.ports import CapabilityRepository, ProjectRepository, WikiPageRepository
 
 FIELDS: tuple[Field[WikiPage], ...] = (
@@ -85,7 +86,8 @@ class SearchWikiPages:
             raise InvalidArgumentError(f"limit must be between 1 and {MAX_LIMIT}, got {request.limit!r}.")
         project_id = await self._resolver.resolve(request.project_id)
         discovery = await self._discover(project_id, refresh=request.refresh_cache, progress=request.progress)
-        ranked = rank_records(discovery.pages, query, FIELDS, key=lambda p: p.id, mode=mode)
+        limits = RankingLimits()
+        ranked = await rank(discovery.pages, query, FIELDS, key=lambda p: p.id, mode=mode, limits=limits)
         elements = tuple(
             WikiPageHit(
                 id=r.record.id,
@@ -97,7 +99,7 @@ class SearchWikiPages:
             )
             for r in ranked[: request.limit]
         )
-        notes: list[str] = []
+        notes: list[str] = limits.notes()
         with_text = sum(1 for p in discovery.pages if p.text is not None)
         if discovery.pages and with_text == 0:
             notes.append(

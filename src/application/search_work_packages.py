@@ -133,6 +133,7 @@ class SearchWorkPackages:
         ):
             if note:
                 notes.append(note)
+        notes.extend(result.notes)
         hits = _with_reference_first(result.hits, found, referenced)
         window = PageSlice(len(hits), page.offset, page.page_size)
         elements = tuple(

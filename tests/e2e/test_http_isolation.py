@@ -16,11 +16,11 @@ from typing import Any
 import httpx2
 import pytest
 
-from openproject_mcp.adapters.mcp.http import HttpOptions, build_http_app
+from openproject_mcp.adapters.mcp.hosting import build_http_app
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.application.caching import tenant_key
 from openproject_mcp.composition import Application
-from openproject_mcp.config import Settings
+from openproject_mcp.config import HttpSettings, Settings
 from tests.support.fake_openproject import FakeOpenProject
 from tests.unit.adapters.mcp_http.serving import (
     Running,
@@ -67,7 +67,7 @@ async def stack() -> AsyncIterator[Stack]:
     async with FakeOpenProject(datasets, latency=0.01) as fake:
         settings = Settings(backend="openproject", base_url=fake.base_url)
         application = Application(settings, shared=True)
-        options = HttpOptions(request_timeout_seconds=60)
+        options = HttpSettings(request_timeout_seconds=60)
         app = build_http_app(
             build_server(application.scope), options, credentials_required=True, instance=settings.instance
         )

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import queue
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from mcp import Client, StdioServerParameters
 
 from tests.conftest import REPO_ROOT
@@ -93,3 +97,128 @@ def test_nothing_but_json_rpc_reaches_stdout() -> None:
     assert by_id[3]["result"]["isError"] is False
     assert "error" in by_id[4]
     assert by_id[5]["result"]["isError"] is True and "INVALID_ARGUMENT" in by_id[5]["result"]["content"][0]["text"]
+
+
+class RawStdio:
+    """The console command over stdio, driven line by line, every answer awaited with a timeout."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            server_command("serve", "--demo"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            encoding="utf-8",
+        )
+        self.answers: queue.Queue[str] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.answers.put(line)
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def answer(self, timeout: float = 10.0) -> dict[str, Any]:
+        try:
+            line = self.answers.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no answer within {timeout} s") from None
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=30)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            if self.proc.stdout is not None:
+                self.proc.stdout.close()
+
+
+INITIALIZE = json.dumps(
+    {
+        "jsonrpc": "2.0",
+        "id": 0,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def stdio() -> Iterator[RawStdio]:
+    """One initialised server for the malformed-input cases: each case ends with the server answering."""
+    raw = RawStdio()
+    try:
+        raw.send(INITIALIZE)
+        assert raw.answer()["id"] == 0
+        raw.send('{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        yield raw
+    finally:
+        raw.close()
+
+
+DEEP = "[" * 200 + "]" * 200
+VERY_DEEP = "[" * 100_000 + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "answer_id", "says"),
+    [
+        ("{not json", -32700, None, "not valid JSON"),
+        ('[{"jsonrpc": "2.0", "id": 7, "method": "tools/list"}]', -32600, None, "Batches are not supported"),
+        ('{"jsonrpc": "1.0", "id": 7, "method": "tools/list"}', -32600, 7, "one JSON-RPC 2.0 message"),
+        ('{"jsonrpc": "2.0", "id": "seven", "method": "tools/call", "params": "x"}', -32600, "seven", "params must"),
+        ('{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": [1, 2]}', -32600, 7, "JSON object"),
+        ('{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"x": ' + DEEP + "}}", -32600, 7, "deep"),
+        ('{"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": {"x": ' + VERY_DEEP + "}}", -32700, None, ""),
+        ('{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {"name": "\\ud800"}}', -32600, 7, "surrogate"),
+        ('{"jsonrpc": "2.0", "id": 7.5, "method": "tools/list"}', -32600, None, "string or an integer"),
+        ('{"jsonrpc": "2.0", "id": 7}', -32600, 7, "one JSON-RPC 2.0 message"),
+        ('{"jsonrpc": "2.0", "id": 7, "method": 5}', -32600, 7, "one JSON-RPC 2.0 message"),
+        ('"just a string"', -32600, None, "one JSON-RPC 2.0 message"),
+    ],
+    ids=[
+        "parse-error",
+        "batch",
+        "version-1.0",
+        "string-params",
+        "array-params",
+        "deep-nesting",
+        "deeper-than-the-parser",
+        "lone-surrogate",
+        "float-id",
+        "no-method",
+        "numeric-method",
+        "not-an-object",
+    ],
+)
+def test_every_malformed_request_gets_an_error_over_stdio_and_the_server_goes_on(
+    stdio: RawStdio, line: str, code: int, answer_id: Any, says: str
+) -> None:
+    stdio.send(line)
+    error = stdio.answer()
+    stdio.send('{"jsonrpc": "2.0", "id": 99, "method": "tools/list"}')
+    after = stdio.answer()
+    assert error["jsonrpc"] == "2.0"
+    assert error["id"] == answer_id
+    assert error["error"]["code"] == code
+    assert says in error["error"]["message"]
+    assert after["id"] == 99 and len(after["result"]["tools"]) == 19
+
+
+def test_a_malformed_notification_is_not_answered_over_stdio(stdio: RawStdio) -> None:
+    stdio.send('{"jsonrpc": "2.0", "method": "notifications/initialized", "params": "oops"}')
+    stdio.send('{"jsonrpc": "2.0", "id": 1, "method": "tools/list"}')
+    assert stdio.answer()["id"] == 1, "the next answer is the next request's: the notification got none"

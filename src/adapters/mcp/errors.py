@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from mcp.types import CallToolResult, TextContent
@@ -45,7 +44,3 @@ def error_result(code: str, message: str, *, hint: str | None = None, status: in
 
 def core_error_result(error: core.OpenProjectMcpError) -> CallToolResult:
     return error_result(code_of(error), error.message, hint=error.hint, status=error.status)
-
-
-def compact_json(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)

@@ -17,10 +17,10 @@ import msgspec
 
 from openproject_mcp.adapters.fixture import Dataset, parse_dataset
 from openproject_mcp.adapters.mcp.catalog import TOOLS, ToolSpec, UseCaseScope
-from openproject_mcp.adapters.mcp.http import DrainingServer, HttpOptions, RemoteApp, build_http_app, make_server
+from openproject_mcp.adapters.mcp.hosting import DrainingServer, RemoteApp, build_http_app, make_server
 from openproject_mcp.adapters.mcp.server import ScopeFactory, build_server
 from openproject_mcp.composition import Application
-from openproject_mcp.config import Settings
+from openproject_mcp.config import HttpSettings, Settings
 from tests.support.datasets import many_work_packages
 
 ACCEPT = "application/json, text/event-stream"
@@ -81,11 +81,11 @@ class Running:
 
 
 @asynccontextmanager
-async def serving(app: RemoteApp, options: HttpOptions | None = None) -> AsyncIterator[Running]:
+async def serving(app: RemoteApp, options: HttpSettings | None = None) -> AsyncIterator[Running]:
     """Serve ``app`` on a free loopback port until the block ends, then shut it down and wait."""
     sock = loopback_socket()
     port = sock.getsockname()[1]
-    server = make_server(app, replace(options or HttpOptions(), port=port))
+    server = make_server(app, replace(options or HttpSettings(), port=port))
     task = asyncio.create_task(server.serve(sockets=[sock]))
     try:
         with anyio.fail_after(10):
@@ -117,7 +117,7 @@ class RecordingScopes:
 def demo_app(
     scopes: ScopeFactory | None = None,
     *,
-    options: HttpOptions | None = None,
+    options: HttpSettings | None = None,
     credentials_required: bool = True,
     tools: Sequence[ToolSpec] = TOOLS,
     instance_url: str | None = None,
@@ -125,7 +125,7 @@ def demo_app(
     server = build_server(scopes or RecordingScopes(), tools=tools)
     return build_http_app(
         server,
-        options or HttpOptions(),
+        options or HttpSettings(),
         credentials_required=credentials_required,
         instance="demo",
         instance_url=instance_url,

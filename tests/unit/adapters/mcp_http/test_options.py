@@ -1,19 +1,23 @@
-"""Remote mode's options: environment parsing, loopback detection and the Host/Origin policy."""
+"""Remote mode's settings: environment parsing (with every other setting), loopback and the Host/Origin policy."""
 
 from __future__ import annotations
 
 import pytest
 
-from openproject_mcp.adapters.mcp.http import HttpOptions, HttpOptionsError
+from openproject_mcp.adapters.mcp.hosting.options import is_loopback, origin_allowlist, transport_security
+from openproject_mcp.config import ConfigurationError, HttpSettings, load_http_settings
 
 
 def test_defaults_listen_on_loopback_with_bounded_bodies_and_deadlines() -> None:
-    options = HttpOptions.from_env({})
+    options = load_http_settings({})
     assert (options.host, options.port) == ("127.0.0.1", 8000)
     assert options.max_body_bytes == 1024 * 1024
     assert options.request_timeout_seconds == 120
     assert options.shutdown_grace_seconds == 25
-    assert options.loopback
+    assert is_loopback(options.host)
+    assert (options.header_timeout_seconds, options.body_timeout_seconds) == (10, 30)
+    assert (options.max_connections, options.max_in_flight) == (1000, 64)
+    assert (options.rate_limit_per_minute, options.rate_limit_burst) == (600, 60)
     assert not options.ready_checks_instance
 
 
@@ -25,9 +29,15 @@ def test_the_environment_and_the_command_line_set_every_option() -> None:
         "OPENPROJECT_HTTP_ALLOWED_ORIGINS": "https://chat.example.com, https://ide.example.com",
         "OPENPROJECT_HTTP_ALLOWED_HOSTS": "mcp.example.com",
         "OPENPROJECT_HTTP_READY_CHECKS_INSTANCE": "yes",
+        "OPENPROJECT_HTTP_HEADER_TIMEOUT": "5",
+        "OPENPROJECT_HTTP_BODY_TIMEOUT": "7",
+        "OPENPROJECT_HTTP_MAX_CONNECTIONS": "200",
+        "OPENPROJECT_HTTP_MAX_IN_FLIGHT": "8",
+        "OPENPROJECT_HTTP_RATE_LIMIT": "0",
+        "OPENPROJECT_HTTP_RATE_BURST": "5",
     }
-    options = HttpOptions.from_env(env, host="0.0.0.0", port=9000)
-    assert options == HttpOptions(
+    options = load_http_settings(env, host="0.0.0.0", port=9000)
+    assert options == HttpSettings(
         host="0.0.0.0",
         port=9000,
         max_body_bytes=65536,
@@ -36,6 +46,12 @@ def test_the_environment_and_the_command_line_set_every_option() -> None:
         allowed_origins=("https://chat.example.com", "https://ide.example.com"),
         allowed_hosts=("mcp.example.com",),
         ready_checks_instance=True,
+        header_timeout_seconds=5,
+        body_timeout_seconds=7,
+        max_connections=200,
+        max_in_flight=8,
+        rate_limit_per_minute=0,
+        rate_limit_burst=5,
     )
 
 
@@ -46,12 +62,15 @@ def test_the_environment_and_the_command_line_set_every_option() -> None:
         ({"OPENPROJECT_HTTP_MAX_BODY_BYTES": "10"}, None, "between 1024 and"),
         ({"OPENPROJECT_HTTP_REQUEST_TIMEOUT": "0"}, None, "OPENPROJECT_HTTP_REQUEST_TIMEOUT must be between"),
         ({"OPENPROJECT_HTTP_READY_CHECKS_INSTANCE": "maybe"}, None, "must be true or false"),
+        ({"OPENPROJECT_HTTP_HEADER_TIMEOUT": "0"}, None, "OPENPROJECT_HTTP_HEADER_TIMEOUT must be between"),
+        ({"OPENPROJECT_HTTP_MAX_CONNECTIONS": "2"}, None, "OPENPROJECT_HTTP_MAX_CONNECTIONS must be between 16"),
+        ({"OPENPROJECT_HTTP_RATE_LIMIT": "-1"}, None, "OPENPROJECT_HTTP_RATE_LIMIT must be between 0"),
         ({}, 70000, "--port must be between 1 and 65535"),
     ],
 )
 def test_a_bad_setting_is_refused_with_what_to_fix(env: dict[str, str], port: int | None, says: str) -> None:
-    with pytest.raises(HttpOptionsError, match=says):
-        HttpOptions.from_env(env, port=port)
+    with pytest.raises(ConfigurationError, match=says):
+        load_http_settings(env, port=port)
 
 
 @pytest.mark.parametrize(
@@ -69,11 +88,11 @@ def test_a_bad_setting_is_refused_with_what_to_fix(env: dict[str, str], port: in
     ],
 )
 def test_loopback_binds_are_recognised(host: str, loopback: bool) -> None:
-    assert HttpOptions(host=host).loopback is loopback
+    assert is_loopback(host) is loopback
 
 
 def test_a_loopback_bind_turns_dns_rebinding_protection_on() -> None:
-    security = HttpOptions(host="127.0.0.1", allowed_origins=("https://chat.example.com",)).transport_security()
+    security = transport_security(HttpSettings(host="127.0.0.1", allowed_origins=("https://chat.example.com",)))
     assert security.enable_dns_rebinding_protection
     assert "127.0.0.1:*" in security.allowed_hosts and "localhost:*" in security.allowed_hosts
     assert security.allowed_origins == [
@@ -85,8 +104,8 @@ def test_a_loopback_bind_turns_dns_rebinding_protection_on() -> None:
 
 
 def test_a_public_bind_checks_hosts_only_when_the_operator_names_them() -> None:
-    assert not HttpOptions(host="0.0.0.0").transport_security().enable_dns_rebinding_protection
-    named = HttpOptions(host="0.0.0.0", allowed_hosts=("mcp.example.com",)).transport_security()
+    assert not transport_security(HttpSettings(host="0.0.0.0")).enable_dns_rebinding_protection
+    named = transport_security(HttpSettings(host="0.0.0.0", allowed_hosts=("mcp.example.com",)))
     assert named.enable_dns_rebinding_protection
     assert named.allowed_hosts == ["mcp.example.com"]
-    assert HttpOptions(host="0.0.0.0").origin_allowlist() == ()
+    assert origin_allowlist(HttpSettings(host="0.0.0.0")) == ()

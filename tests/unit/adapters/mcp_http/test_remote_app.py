@@ -13,7 +13,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from openproject_mcp.adapters.mcp.catalog import TOOLS
-from openproject_mcp.adapters.mcp.http import HttpOptions
+from openproject_mcp.config import HttpSettings
 from tests.unit.adapters.mcp_http.serving import (
     ACCEPT,
     RecordingScopes,
@@ -109,7 +109,7 @@ async def test_no_token_is_needed_where_the_operator_allows_it() -> None:
 
 
 async def test_oversized_bodies_are_refused_and_the_server_stays_up() -> None:
-    options = HttpOptions(max_body_bytes=4096)
+    options = HttpSettings(max_body_bytes=4096)
     padding = "x" * 8192
     big = tool_call("openproject_search_work_packages", {"query": padding})
 
@@ -144,8 +144,34 @@ async def test_oversized_bodies_are_refused_and_the_server_stays_up() -> None:
         (b'{"id": 1, "method": "tools/list"}', 400, -32600, "must be one JSON-RPC 2.0 message"),
         (json.dumps(rpc("no/such/method")).encode(), 200, -32601, "Method not found"),
         (json.dumps(rpc("tools/call", {"name": 5})).encode(), 200, -32602, "Invalid request parameters"),
+        (b'{"jsonrpc": "1.0", "id": 1, "method": "tools/list"}', 400, -32600, "must be one JSON-RPC 2.0 message"),
+        (b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": "x"}', 400, -32600, "params must"),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"a": ' + b"[" * 200 + b"]" * 200 + b"}}",
+            400,
+            -32600,
+            "levels deep",
+        ),
+        (
+            b'{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "\\ud800"}}',
+            400,
+            -32600,
+            "surrogate",
+        ),
     ],
-    ids=["parse-error", "not-an-object", "batch", "no-method", "no-version", "unknown-method", "bad-params"],
+    ids=[
+        "parse-error",
+        "not-an-object",
+        "batch",
+        "no-method",
+        "no-version",
+        "unknown-method",
+        "bad-params",
+        "version-1.0",
+        "string-params",
+        "deep-nesting",
+        "lone-surrogate",
+    ],
 )
 async def test_malformed_json_rpc_gets_a_clear_error_and_the_server_stays_up(
     body: bytes, status: int, code: int, says: str
@@ -202,7 +228,7 @@ async def test_only_post_is_served_on_the_mcp_endpoint(method: str) -> None:
     ],
 )
 async def test_browser_origins_must_be_allowed(origin: str, status: int) -> None:
-    options = HttpOptions(allowed_origins=("https://chat.example.com",))
+    options = HttpSettings(allowed_origins=("https://chat.example.com",))
     scopes = RecordingScopes()
     async with serving(demo_app(scopes, options=options), options) as running, httpx2.AsyncClient() as http:
         response = await post(http, running.mcp_url, STATUSES, token="t", Origin=origin)
@@ -219,7 +245,7 @@ async def test_a_foreign_host_header_is_refused_on_a_loopback_bind() -> None:
 
 
 async def test_the_public_name_a_proxy_forwards_can_be_allowed() -> None:
-    options = HttpOptions(allowed_hosts=("mcp.example.com",))
+    options = HttpSettings(allowed_hosts=("mcp.example.com",))
     async with serving(demo_app(options=options), options) as running, httpx2.AsyncClient() as http:
         proxied = await post(http, running.mcp_url, STATUSES, token="t", Host="mcp.example.com")
         direct = await post(http, running.mcp_url, STATUSES, token="t")
@@ -230,7 +256,7 @@ async def test_the_public_name_a_proxy_forwards_can_be_allowed() -> None:
 @pytest.mark.parametrize("era", ["handshake", "modern"])
 async def test_a_request_past_its_deadline_gets_504_and_its_tool_call_is_cancelled(era: str) -> None:
     slow = SlowTool()
-    options = HttpOptions(request_timeout_seconds=1.0)
+    options = HttpSettings(request_timeout_seconds=1.0)
     app = demo_app(options=options, tools=(*TOOLS, slow.spec()))
     call = tool_call("test_sleep", {"seconds": 30}, request_id=41)
     async with serving(app, options) as running, httpx2.AsyncClient(timeout=20) as http:
@@ -297,7 +323,7 @@ async def test_the_request_id_comes_back_and_an_unsafe_one_is_replaced() -> None
 
 
 async def test_readiness_can_include_whether_the_instance_answers() -> None:
-    options = HttpOptions(ready_checks_instance=True)
+    options = HttpSettings(ready_checks_instance=True)
 
     async def api_root(request: web.Request) -> web.Response:
         return web.json_response({"message": "login required"}, status=401)

@@ -9,7 +9,7 @@ import anyio
 import httpx2
 
 from openproject_mcp.adapters.mcp.catalog import TOOLS
-from openproject_mcp.adapters.mcp.http import HttpOptions
+from openproject_mcp.config import HttpSettings
 from tests.unit.adapters.mcp_http.serving import Running, SlowTool, demo_app, post, serving, tool_call
 
 
@@ -27,7 +27,7 @@ async def wait_until_closed(running: Running) -> None:
 
 async def test_calls_in_flight_finish_after_shutdown_is_requested_and_new_ones_are_refused() -> None:
     slow = SlowTool()
-    options = HttpOptions(shutdown_grace_seconds=10)
+    options = HttpSettings(shutdown_grace_seconds=10)
     app = demo_app(options=options, tools=(*TOOLS, slow.spec()))
     async with serving(app, options) as running, httpx2.AsyncClient(timeout=20) as http:
         calls = [
@@ -50,7 +50,7 @@ async def test_calls_in_flight_finish_after_shutdown_is_requested_and_new_ones_a
 
 async def test_a_call_that_outlives_the_grace_period_is_cancelled_and_the_server_still_stops() -> None:
     slow = SlowTool()
-    options = HttpOptions(shutdown_grace_seconds=0.5)
+    options = HttpSettings(shutdown_grace_seconds=0.5)
     app = demo_app(options=options, tools=(*TOOLS, slow.spec()))
     async with serving(app, options) as running, httpx2.AsyncClient(timeout=20) as http:
         call = asyncio.create_task(post(http, running.mcp_url, tool_call("test_sleep", {"seconds": 60}), token="t"))

@@ -1,0 +1,284 @@
+"""The guard in front of the MCP endpoint: who may call, how much, how fast, and for how long."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import anyio
+from mcp.types import INTERNAL_ERROR, INVALID_REQUEST, REQUEST_TIMEOUT
+from starlette.datastructures import Headers
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from openproject_mcp.adapters.mcp.hosting.access import Exchange, exchange_of, note_rpc
+from openproject_mcp.adapters.mcp.hosting.health import Lifecycle
+from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter, retry_after
+from openproject_mcp.adapters.mcp.jsonrpc import Refusal, inspect_message
+from openproject_mcp.adapters.mcp.server import credential_from_headers
+from openproject_mcp.application.caching import tenant_key
+
+# When the first byte of the request arrived (``time.monotonic``), set by the server's protocol:
+# the request's deadline counts from there, so slow headers and slow bodies spend it too.
+FIRST_BYTE_KEY: Final = "openproject_mcp.first_byte"
+SERVER_BUSY: Final = -32000
+AUTH_HINT: Final = (
+    "Send your OpenProject API token in a header: 'Authorization: Bearer <token>' or "
+    "'X-OpenProject-Api-Key: <token>'. Create one in OpenProject under My account → Access tokens (API). "
+    "A token in the URL is ignored."
+)
+
+
+def rpc_error_response(
+    status: int,
+    message: str,
+    *,
+    code: int = INVALID_REQUEST,
+    data: Mapping[str, Any] | None = None,
+    request_id: str | int | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> JSONResponse:
+    """A JSON-RPC error at an HTTP status: MCP clients surface ``error.message`` to their user."""
+    error: dict[str, Any] = {"code": code, "message": message}
+    if data:
+        error["data"] = dict(data)
+    body = {"jsonrpc": "2.0", "id": request_id, "error": error}
+    return JSONResponse(body, status_code=status, headers=dict(headers or {}))
+
+
+def _unauthenticated() -> JSONResponse:
+    return rpc_error_response(
+        401,
+        "Authentication required: this server needs your own OpenProject API token on every request.",
+        data={
+            "code": "OPENPROJECT_AUTH_ERROR",
+            "hint": AUTH_HINT,
+            "headers": ["Authorization: Bearer <token>", "X-OpenProject-Api-Key: <token>"],
+        },
+        headers={"WWW-Authenticate": 'Bearer realm="openproject-mcp"'},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class GuardPolicy:
+    credentials_required: bool
+    instance: str
+    max_body_bytes: int
+    request_timeout_seconds: float
+    body_timeout_seconds: float
+    max_in_flight: int
+    allowed_origins: tuple[str, ...]
+
+
+class McpGuard:
+    """Checks every request to ``/mcp`` before the SDK sees it, and bounds how long it may take.
+
+    In order: the query string is dropped (credentials never travel in URLs, and nothing
+    downstream can log one); a browser ``Origin`` must be allowed; only POST is served (a
+    stateless server has no stream to open with GET); a token must be in a header unless the
+    operator runs single-tenant; the caller must be within its rate limit and the process within
+    its in-flight cap; the body must arrive within its timeout, fit the limit and be one
+    JSON-RPC message; then the SDK has what is left of the request's deadline to answer.
+    """
+
+    def __init__(self, app: ASGIApp, policy: GuardPolicy, lifecycle: Lifecycle, limiter: RateLimiter) -> None:
+        self._app = app
+        self._policy = policy
+        self._lifecycle = lifecycle
+        self._limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        began = scope.get(FIRST_BYTE_KEY)
+        started = began if isinstance(began, float) else time.monotonic()
+        exchange = exchange_of(scope)
+        if scope.get("query_string"):
+            exchange.query_ignored = True
+            scope = {**scope, "query_string": b""}
+        headers = Headers(scope=scope)
+        refusal = self._refuse(scope, headers, exchange)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        await self._admitted(scope, receive, send, exchange, headers, started)
+
+    async def _admitted(
+        self, scope: Scope, receive: Receive, send: Send, exchange: Exchange, headers: Headers, started: float
+    ) -> None:
+        policy = self._policy
+        left = policy.request_timeout_seconds - (time.monotonic() - started)
+        body_wait = max(0.0, min(policy.body_timeout_seconds, left))
+        with anyio.move_on_after(body_wait) as reading:
+            body, too_large = await _read_body(receive, headers, policy.max_body_bytes)
+        if reading.cancelled_caught:
+            exchange.rejected = "slow-body"
+            await rpc_error_response(
+                408,
+                f"The request body did not arrive within {body_wait:g} s; send it again, all at once.",
+                headers={"Connection": "close"},
+            )(scope, receive, send)
+            return
+        if too_large:
+            exchange.rejected = "body-too-large"
+            await rpc_error_response(
+                413, f"The request body is larger than this server accepts ({policy.max_body_bytes} bytes)."
+            )(scope, receive, send)
+            return
+        inspected = inspect_message(body)
+        if isinstance(inspected, Refusal):
+            exchange.rejected = "malformed"
+            exchange.rpc_method = inspected.kind
+            await rpc_error_response(400, inspected.message, code=inspected.code, request_id=inspected.request_id)(
+                scope, receive, send
+            )
+            return
+        note_rpc(exchange, inspected.method, inspected.message.get("params"))
+        busy = self._busy(exchange)  # asked again: the cap counts requests being answered, not bodies arriving
+        if busy is not None:
+            await busy(scope, receive, send)
+            return
+        left = policy.request_timeout_seconds - (time.monotonic() - started)
+        self._lifecycle.in_flight += 1
+        try:
+            await self._answer_within(left, scope, _replay(body, receive), send, exchange, inspected.request_id)
+        finally:
+            self._lifecycle.in_flight -= 1
+
+    def _refuse(self, scope: Scope, headers: Headers, exchange: Exchange) -> Response | None:
+        origin = headers.get("origin")
+        if origin is not None and not _origin_allowed(origin, self._policy.allowed_origins):
+            exchange.rejected = "origin"
+            return rpc_error_response(403, "Requests from this web origin are not allowed.")
+        if scope["method"] != "POST":
+            exchange.rejected = "method"
+            return rpc_error_response(
+                405,
+                "This server is stateless: send every MCP message as a POST (there is no stream to open).",
+                headers={"Allow": "POST"},
+            )
+        credential = credential_from_headers(headers)
+        if credential is not None:
+            exchange.auth = "header"
+            exchange.tenant = tenant_key(self._policy.instance, credential).removeprefix("tenant:")[:12]
+        elif self._policy.credentials_required:
+            exchange.rejected = "credentials"
+            return _unauthenticated()
+        client = scope.get("client")
+        caller = f"tenant:{exchange.tenant}" if exchange.tenant else f"client:{client[0] if client else '?'}"
+        wait = self._limiter.admit(caller)
+        if wait is not None:
+            exchange.rejected = "rate-limit"
+            return rpc_error_response(
+                429,
+                f"Too many requests from this caller; this server accepts about "
+                f"{self._limiter_rate()} per minute. Wait {retry_after(wait)} s and send it again.",
+                code=SERVER_BUSY,
+                headers={"Retry-After": retry_after(wait)},
+            )
+        return self._busy(exchange)
+
+    def _busy(self, exchange: Exchange) -> Response | None:
+        """A fast 503 when the process already answers as many requests as it may (slow bodies do not count)."""
+        if self._lifecycle.in_flight < self._policy.max_in_flight:
+            return None
+        exchange.rejected = "busy"
+        return rpc_error_response(
+            503,
+            f"The server is answering {self._policy.max_in_flight} requests already; send it again in a moment.",
+            code=SERVER_BUSY,
+            headers={"Retry-After": "1"},
+        )
+
+    def _limiter_rate(self) -> int:
+        return round(self._limiter.per_minute)
+
+    async def _answer_within(
+        self,
+        left: float,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        exchange: Exchange,
+        request_id: str | int | None,
+    ) -> None:
+        answered = False
+
+        async def watched_send(message: Message) -> None:
+            nonlocal answered
+            if message["type"] == "http.response.start":
+                answered = True
+            await send(message)
+
+        timeout = self._policy.request_timeout_seconds
+        try:
+            with anyio.move_on_after(max(left, 0.0)) as deadline:
+                await self._app(scope, receive, watched_send)
+        except anyio.get_cancelled_exc_class():
+            if not self._lifecycle.draining:
+                raise
+            # uvicorn cancels what is still running when the grace period ends. Say so, so the
+            # caller retries (elsewhere), instead of leaving uvicorn to answer a bare 500; the
+            # task ends right after this, so the cancellation is not lost.
+            exchange.rejected = "shutdown"
+            if not answered:
+                with anyio.CancelScope(shield=True):
+                    await rpc_error_response(
+                        503,
+                        "The server is shutting down and stopped this request before it finished; send it again.",
+                        code=INTERNAL_ERROR,
+                        request_id=request_id,
+                        headers={"Retry-After": "1", "Connection": "close"},
+                    )(scope, receive, send)
+            return
+        if deadline.cancelled_caught:
+            exchange.rejected = "timeout"
+            if not answered:
+                await rpc_error_response(
+                    504,
+                    f"The request took longer than {timeout:g} s and was stopped; nothing was changed.",
+                    code=REQUEST_TIMEOUT,
+                    request_id=request_id,
+                )(scope, receive, send)
+
+
+def _origin_allowed(origin: str, allowed: Sequence[str]) -> bool:
+    for pattern in allowed:
+        if origin == pattern:
+            return True
+        if pattern.endswith(":*") and origin.startswith(pattern[:-1]) and origin[len(pattern) - 1 :].isdigit():
+            return True
+    return False
+
+
+async def _read_body(receive: Receive, headers: Headers, limit: int) -> tuple[bytes, bool]:
+    """The whole request body, or ``too_large`` as soon as it is known to exceed ``limit``."""
+    declared = headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return b"", True
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            break  # the client went away; the SDK will notice on its own receive
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return b"", True
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            break
+    return b"".join(chunks), False
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that hands the already-read body over once, then waits for the disconnect."""
+    pending = [{"type": "http.request", "body": body, "more_body": False}]
+
+    async def replayed() -> Message:
+        if pending:
+            return pending.pop()
+        return await receive()
+
+    return replayed

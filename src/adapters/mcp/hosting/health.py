@@ -1,0 +1,93 @@
+"""Liveness and readiness: answered without credentials, and never waiting on a tool call."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
+
+import aiohttp
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+
+@dataclass(slots=True)
+class Lifecycle:
+    """Where the server is in its life, for ``/readyz``, the in-flight cap and the shutdown log."""
+
+    started: bool = False
+    draining: bool = False
+    in_flight: int = 0
+
+
+def without_credentials(url: str) -> str:
+    """``url`` without any ``user:password@`` part: the probe proves reachability, never identity."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+class InstanceProbe:
+    """Whether the OpenProject instance answers at all, asked without credentials and remembered briefly.
+
+    Any HTTP answer below 500 counts as reachable: an instance that wants a login answers 401,
+    which still proves the network path and the server are up.
+    """
+
+    def __init__(self, base_url: str, *, timeout_seconds: float = 5.0, remember_seconds: float = 10.0) -> None:
+        self._url = f"{without_credentials(base_url).rstrip('/')}/api/v3"
+        self._timeout = timeout_seconds
+        self._remember = remember_seconds
+        self._last: tuple[float, bool] | None = None
+        self._lock = asyncio.Lock()
+
+    @property
+    def url(self) -> str:
+        return self._url
+
+    async def reachable(self) -> bool:
+        async with self._lock:  # one probe at a time, however often the balancer asks
+            now = time.monotonic()
+            if self._last is not None and now - self._last[0] < self._remember:
+                return self._last[1]
+            result = await self._probe()
+            self._last = (time.monotonic(), result)
+            return result
+
+    async def _probe(self) -> bool:
+        timeout = aiohttp.ClientTimeout(total=self._timeout)
+        try:
+            # No auth, no cookies, no proxy credentials from the environment: nothing that identifies anyone.
+            async with (
+                aiohttp.ClientSession(timeout=timeout, trust_env=False, cookie_jar=aiohttp.DummyCookieJar()) as session,
+                session.get(self._url, allow_redirects=False) as response,
+            ):
+                return response.status < 500
+        except (aiohttp.ClientError, TimeoutError, OSError):
+            return False
+
+
+def health_routes(lifecycle: Lifecycle, probe: InstanceProbe | None) -> list[Route]:
+    async def healthz(request: Request) -> Response:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(request: Request) -> Response:
+        checks: dict[str, str] = {"configuration": "ok"}
+        if probe is not None:
+            checks["instance"] = "ok" if await probe.reachable() else "unreachable"
+        if lifecycle.draining:
+            status = "draining"
+        elif not lifecycle.started:
+            status = "starting"
+        elif any(value != "ok" for value in checks.values()):
+            status = "unavailable"
+        else:
+            status = "ready"
+        return JSONResponse({"status": status, "checks": checks}, status_code=200 if status == "ready" else 503)
+
+    return [Route("/healthz", healthz, methods=["GET"]), Route("/readyz", readyz, methods=["GET"])]

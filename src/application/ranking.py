@@ -1,0 +1,158 @@
+"""Ranking as the use cases run it: bounded work per call, done beside the event loop, never on it.
+
+Ranking is pure CPU: it folds and tokenises every text and scores every word pair. One long
+query over a few hundred long records takes seconds, and on the event loop those seconds would
+hold every other caller (health checks included). So each call is bounded, and run on a small
+worker thread, which the interpreter switches away from every few milliseconds:
+
+- the query: at most ``MAX_QUERY_WORDS`` significant words are scored (the first ones, in the
+  order written); exact-match mode still looks for the whole query;
+- the records: each text is scored on its first ``MAX_SCORED_CHARACTERS`` characters, and a
+  list-valued field on its first ``MAX_SCORED_ITEMS`` items.
+
+What was cut is counted, so the answer can say so (``RankingLimits.notes``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Final, TypeVar
+
+from openproject_mcp.domain.search import DEFAULT_MIN_SCORE, Field, MatchMode, Ranked, query_tokens, rank_records
+
+T = TypeVar("T")
+
+MAX_QUERY_WORDS: Final = 16
+MAX_SCORED_CHARACTERS: Final = 10_000
+MAX_SCORED_ITEMS: Final = 200
+# Ranking is pure Python: threads share one interpreter lock, so a second ranking thread would add
+# no speed, only a second contender the event loop must win the lock from.
+RANKING_THREADS: Final = 1
+# Below this much text a call is ranked in place: the hop to a thread would cost more than it saves.
+INLINE_CHARACTERS: Final = 20_000
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=RANKING_THREADS, thread_name_prefix="ranking")
+        return _pool
+
+
+@dataclass(slots=True)
+class RankingLimits:
+    """What one search call cut to stay within its bounds; shared by the rankings of the call."""
+
+    query_words: int = 0
+    texts_cut: int = 0
+    items_cut: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def notes(self) -> list[str]:
+        said: list[str] = []
+        if self.query_words > MAX_QUERY_WORDS:
+            said.append(
+                f"The query has {self.query_words} significant words; only the first {MAX_QUERY_WORDS} were used "
+                "for ranking. Shorten it to the words that matter most."
+            )
+        if self.texts_cut:
+            noun = "text was" if self.texts_cut == 1 else "texts were"
+            said.append(
+                f"{self.texts_cut} long {noun} ranked on their first {MAX_SCORED_CHARACTERS:,} characters only."
+            )
+        if self.items_cut:
+            said.append(f"Records with more than {MAX_SCORED_ITEMS} comments or items were ranked on the first ones.")
+        return said
+
+    def _count(self, texts: int, items: int) -> None:
+        with self._lock:
+            self.texts_cut += texts
+            self.items_cut += items
+
+
+def scored_query(query: str, mode: MatchMode, limits: RankingLimits | None = None) -> str:
+    """``query`` as ranking uses it: in fuzzy mode, its first ``MAX_QUERY_WORDS`` significant words."""
+    if mode != "fuzzy":
+        return query
+    tokens = query_tokens(query)
+    if limits is not None:
+        limits.query_words = max(limits.query_words, len(tokens))
+    if len(tokens) <= MAX_QUERY_WORDS:
+        return query
+    return " ".join(tokens[:MAX_QUERY_WORDS])
+
+
+def _bounded(source: Field[T], limits: RankingLimits | None) -> Field[T]:
+    extract = source.extract
+
+    def bounded(record: T) -> str | Sequence[str] | None:
+        raw = extract(record)
+        if raw is None:
+            return None
+        if isinstance(raw, str):
+            if len(raw) <= MAX_SCORED_CHARACTERS:
+                return raw
+            if limits is not None:
+                limits._count(1, 0)
+            return raw[:MAX_SCORED_CHARACTERS]
+        items = list(raw[:MAX_SCORED_ITEMS])
+        long_ones = sum(1 for item in items if len(item) > MAX_SCORED_CHARACTERS)
+        if limits is not None and (long_ones or len(raw) > MAX_SCORED_ITEMS):
+            limits._count(long_ones, 1 if len(raw) > MAX_SCORED_ITEMS else 0)
+        return [item[:MAX_SCORED_CHARACTERS] for item in items] if long_ones else items
+
+    return Field(source.name, source.weight, bounded)
+
+
+def _text_size(records: Sequence[T], fields: Sequence[Field[T]]) -> int:
+    total = 0
+    for record in records:
+        for source in fields:
+            raw = source.extract(record)
+            if isinstance(raw, str):
+                total += len(raw)
+            elif raw is not None:
+                total += sum(len(item) for item in raw)
+            if total > INLINE_CHARACTERS:
+                return total
+    return total
+
+
+async def rank(
+    records: Iterable[T],
+    query: str,
+    fields: Sequence[Field[T]],
+    *,
+    key: Callable[[T], int],
+    mode: MatchMode = "fuzzy",
+    min_score: float = DEFAULT_MIN_SCORE,
+    weight_scale: float | None = None,
+    limits: RankingLimits | None = None,
+) -> list[Ranked[T]]:
+    """``rank_records`` within this module's bounds, on a worker thread when the work is not small."""
+    candidates = list(records)
+    bounded = [_bounded(source, limits) for source in fields]
+    work = functools.partial(
+        rank_records,
+        candidates,
+        scored_query(query, mode, limits),
+        bounded,
+        key=key,
+        mode=mode,
+        min_score=min_score,
+        weight_scale=weight_scale,
+    )
+    if _text_size(candidates, fields) <= INLINE_CHARACTERS:
+        return work()
+    # If the caller is cancelled (its deadline passed), the thread still finishes this bounded
+    # piece of work, and its result is dropped.
+    return await asyncio.get_running_loop().run_in_executor(_executor(), work)

@@ -1,0 +1,89 @@
+"""Ranking within bounds: the query's words, the text scored per record, and work kept off the event loop."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from openproject_mcp.application.ranking import (
+    MAX_QUERY_WORDS,
+    MAX_SCORED_CHARACTERS,
+    RankingLimits,
+    rank,
+)
+from openproject_mcp.application.search_work_packages import SearchWorkPackages, SearchWorkPackagesRequest
+from openproject_mcp.domain.search import Field, rank_records
+from tests.support.datasets import dataset_settings, many_work_packages, use_case, write
+
+FILLER = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor "
+
+
+@dataclass(frozen=True)
+class Note:
+    id: int
+    title: str
+    body: str
+
+
+def _title(note: Note) -> str:
+    return note.title
+
+
+def _body(note: Note) -> str:
+    return note.body
+
+
+FIELDS: tuple[Field[Note], ...] = (Field("title", 3.0, _title), Field("body", 1.0, _body))
+WORDS = [f"{stem}{suffix}" for stem in ("alpha", "bravo", "charlie", "delta", "echo") for suffix in "klmnpqrstv"]
+
+
+async def test_a_query_with_too_many_words_is_ranked_on_its_first_ones_and_says_so() -> None:
+    notes = [Note(1, "alphak bravok", "x"), Note(2, WORDS[-1], "y")]
+    limits = RankingLimits()
+    ranked = await rank(notes, " ".join(WORDS), FIELDS, key=lambda n: n.id, limits=limits)
+    first_only = rank_records(notes, " ".join(WORDS[:MAX_QUERY_WORDS]), FIELDS, key=lambda n: n.id)
+    assert [(r.record.id, r.score) for r in ranked] == [(r.record.id, r.score) for r in first_only]
+    assert 2 not in [r.record.id for r in ranked], "a word past the limit does not count"
+    assert limits.query_words == len(WORDS)
+    assert any(f"only the first {MAX_QUERY_WORDS} were used" in note for note in limits.notes())
+
+
+async def test_exact_mode_still_looks_for_the_whole_query() -> None:
+    phrase = " ".join(WORDS)
+    ranked = await rank([Note(1, "t", f"see {phrase} here")], phrase, FIELDS, key=lambda n: n.id, mode="exact")
+    assert [r.record.id for r in ranked] == [1]
+
+
+async def test_each_text_is_scored_on_its_first_characters_and_the_answer_says_so() -> None:
+    padding = FILLER * (MAX_SCORED_CHARACTERS // len(FILLER) + 10)
+    early = Note(1, "one", f"zeppelin {padding}")
+    late = Note(2, "two", f"{padding} zeppelin")
+    limits = RankingLimits()
+    ranked = await rank([early, late], "zeppelin", FIELDS, key=lambda n: n.id, limits=limits)
+    assert [r.record.id for r in ranked] == [1]
+    assert limits.texts_cut == 2
+    assert any(f"first {MAX_SCORED_CHARACTERS:,} characters" in note for note in limits.notes())
+
+
+async def test_a_call_with_much_text_is_ranked_on_a_worker_thread_and_a_small_one_in_place() -> None:
+    threads: set[str] = set()
+
+    def body(note: Note) -> str:
+        threads.add(threading.current_thread().name)
+        return note.body
+
+    fields: tuple[Field[Note], ...] = (Field("body", 1.0, body),)
+    big = [Note(i, "t", FILLER * 40) for i in range(1, 40)]
+    await rank(big, "consectetur", fields, key=lambda n: n.id)
+    assert any(name.startswith("ranking") for name in threads)
+    threads.clear()
+    await rank(big[:1], "consectetur", fields, key=lambda n: n.id)
+    assert threads == {threading.current_thread().name}
+
+
+async def test_a_search_with_a_long_query_notes_what_was_left_out(tmp_path: Path) -> None:
+    path = write(tmp_path, many_work_packages(5))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest("routine maintenance " + " ".join(WORDS)))
+    assert page.notes and any("significant words" in note for note in page.notes)
