@@ -24,7 +24,6 @@ from openproject_mcp.domain.entities import (
     Attachment,
     Meeting,
     MeetingDetails,
-    NamedRef,
     Priority,
     Project,
     SavedQuery,
@@ -458,21 +457,10 @@ class AiohttpWikiPageRepository(WikiPageRepository):
         with _reading(self._client, path):
             return tuple(mapping.attachment(e, self._client.absolute_url) for e in collection.elements)
 
-    async def list_for_project(self, project_id: int) -> Sequence[WikiPage]:
-        path = endpoints.PROJECT_WIKI_PAGES.path(id=project_id)
-        try:
-            _, elements = await _fetch_all(self._client, path, hal.Collection[hal.WikiPageHal])
-        except NotFoundError as exc:
-            # Either the project is not visible (reported as such) or the endpoint does not exist.
-            await AiohttpProjectRepository(self._client).get(project_id)
-            raise UnsupportedError(
-                "This OpenProject instance cannot list the wiki pages of a project "
-                "(GET /api/v3/projects/{id}/wiki_pages answered 404); wiki pages can only be read by id.",
-                status=exc.status,
-            ) from exc
-        fallback = NamedRef(id=project_id, name="")
-        with _reading(self._client, path):
-            return tuple(mapping.wiki_page(e, project_fallback=fallback) for e in elements)
+    async def list_pages(self, project_id: int | None) -> Sequence[WikiPage] | None:
+        # No released version has a wiki page list in APIv3 (the list and page text exist only
+        # in a development branch), so none is asked for: pages are found by id.
+        return None
 
 
 class AiohttpWikiPageLinkRepository(WikiPageLinkRepository):
@@ -487,12 +475,33 @@ class AiohttpWikiPageLinkRepository(WikiPageLinkRepository):
             # An unknown work package is reported as such; a known one means the endpoint is missing.
             await _fetch(self._client, endpoints.WORK_PACKAGE.path(id=work_package_id), hal.WorkPackageHal)
             raise UnsupportedError(
-                "Links between work packages and wiki pages need OpenProject 17.5 or newer; this instance "
+                "Links between work packages and wiki pages need OpenProject 17.6 or newer; this instance "
                 "has no GET /api/v3/work_packages/{id}/wiki_page_links.",
                 status=exc.status,
             ) from exc
+        if page.offset > 1 and collection.offset == 1:
+            # Some versions read only pageSize: ask for everything up to the page wanted and cut here.
+            wanted = {"offset": 1, "pageSize": min(page.offset * page.page_size, endpoints.MAX_PAGE_SIZE)}
+            collection = await _fetch(self._client, path, hal.Collection[hal.WikiPageLinkHal], wanted)
+            with _reading(self._client, path):
+                items = tuple(mapping.wiki_page_link(e) for e in collection.elements)
+            return mapping.slice_page(items, page, total=collection.total)
         with _reading(self._client, path):
             items = tuple(mapping.wiki_page_link(e) for e in collection.elements)
         if collection.page_size is None:
             return mapping.slice_page(items, page)  # the server sent everything at once
         return mapping.page_of(collection, items, page)
+
+    async def list_all(self, limit: int) -> Sequence[WikiPageLink]:
+        path = endpoints.WIKI_PAGE_LINKS.path()
+        params: dict[str, str | int] = {"pageSize": max(1, min(limit, endpoints.MAX_PAGE_SIZE))}
+        try:
+            collection = await _fetch(self._client, path, hal.Collection[hal.WikiPageLinkHal], params)
+        except NotFoundError as exc:
+            raise UnsupportedError(
+                "Listing every wiki page link needs OpenProject 17.6 or newer; this instance has no "
+                "GET /api/v3/wiki_page_links.",
+                status=exc.status,
+            ) from exc
+        with _reading(self._client, path):
+            return tuple(mapping.wiki_page_link(e) for e in collection.elements[:limit])

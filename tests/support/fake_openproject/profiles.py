@@ -28,7 +28,9 @@ class Profile:
     wiki_page_list: bool
     """``GET /api/v3/projects/{id}/wiki_pages`` exists (18.0, shape assumed)."""
     wiki_page_links: bool
-    """``GET /api/v3/work_packages/{id}/wiki_page_links`` exists (17.5+, shape assumed)."""
+    """``GET /api/v3/work_packages/{id}/wiki_page_links`` exists (17.6+)."""
+    wiki_page_links_global: bool
+    """``GET /api/v3/wiki_page_links`` exists (17.6+)."""
     display_ids: bool
     """Work packages carry ``displayId`` and can be fetched by it (17.5+)."""
 
@@ -46,6 +48,7 @@ PROFILES: dict[str, Profile] = {
         wiki_bodies=False,
         wiki_page_list=False,
         wiki_page_links=False,
+        wiki_page_links_global=False,
         display_ids=False,
     ),
     "17.3": Profile(
@@ -60,6 +63,7 @@ PROFILES: dict[str, Profile] = {
         wiki_bodies=False,
         wiki_page_list=False,
         wiki_page_links=False,
+        wiki_page_links_global=False,
         display_ids=False,
     ),
     "17.4": Profile(
@@ -74,6 +78,7 @@ PROFILES: dict[str, Profile] = {
         wiki_bodies=False,
         wiki_page_list=False,
         wiki_page_links=False,
+        wiki_page_links_global=False,
         display_ids=False,
     ),
     "18.0": Profile(
@@ -85,9 +90,10 @@ PROFILES: dict[str, Profile] = {
         meeting_participants=True,
         meeting_state=True,
         iso_duration=True,
-        wiki_bodies=True,
-        wiki_page_list=True,
+        wiki_bodies=False,
+        wiki_page_list=False,
         wiki_page_links=True,
+        wiki_page_links_global=True,
         display_ids=True,
     ),
 }

@@ -284,8 +284,9 @@ PROFILE_TABLE: dict[str, dict[str, int]] = {
     "api/v3/meetings/201/agenda_items": per_profile(404, 404, 200, 200),
     "api/v3/meeting_outcomes/901001": per_profile(404, 404, 200, 200),
     "api/v3/meetings?filters=" + filters(("search", "**", ["roadmap"])): per_profile(404, 400, 400, 200),
-    "api/v3/projects/1/wiki_pages": per_profile(404, 404, 404, 200),
+    "api/v3/projects/1/wiki_pages": per_profile(404, 404, 404, 404),  # no release lists wiki pages
     "api/v3/work_packages/116/wiki_page_links": per_profile(404, 404, 404, 200),
+    "api/v3/wiki_page_links": per_profile(404, 404, 404, 200),
     "api/v3/work_packages/SHOP-1": per_profile(400, 400, 400, 200),
     "api/v3/wiki_pages/304": per_profile(200, 200, 200, 200),
 }
@@ -307,7 +308,7 @@ async def test_each_profile_exposes_what_its_version_has(serve_demo: ServeDemo, 
     assert ("state" in meeting) is (profile in ("17.4", "18.0"))
     assert ("participants" in meeting["_links"]) is (profile == "18.0")
     assert ("displayId" in work_package) is (profile == "18.0")
-    assert ("text" in wiki_page) is (profile == "18.0")
+    assert "text" not in wiki_page, "no released version renders wiki page text"
 
 
 async def test_meetings_filter_as_the_fixture_backend(serve_demo: ServeDemo, demo: Dataset) -> None:
@@ -427,15 +428,46 @@ async def test_activities_are_comments_or_changes_with_untitled_user_links(
     assert collection["_links"]["self"]["href"] == f"/api/v3/work_packages/{work_package_id}/activities"
 
 
-async def test_wiki_pages_have_no_attachments_and_list_per_project_in_18(serve_demo: ServeDemo, demo: Dataset) -> None:
-    async with serve_demo(profile="18.0", page_size_max=2) as (_, api):
+async def test_wiki_pages_have_no_attachments(serve_demo: ServeDemo) -> None:
+    async with serve_demo(profile="18.0") as (_, api):
         attachments = await api.json("api/v3/wiki_pages/304/attachments")
-        first = await api.json("api/v3/projects/1/wiki_pages")
-        second = await api.json("api/v3/projects/1/wiki_pages", {"offset": 2})
     assert (attachments["total"], attachments["_embedded"]["elements"]) == (0, [])
-    in_project = [p.id for p in demo.wiki_pages.values() if p.project.id == 1]
-    assert ids(first) + ids(second) == in_project[:4]
-    assert first["total"] == len(in_project)
+
+
+RELATION = "urn:openproject-org:api:v3:wikiPageLinks:Relation"
+
+
+async def test_wiki_page_links_have_the_17_6_shape(serve_demo: ServeDemo, demo: Dataset) -> None:
+    async with serve_demo(profile="18.0") as (_, api):
+        collection = await api.json("api/v3/work_packages/116/wiki_page_links")
+    assert collection["_type"] == "WikiPageLinkCollection"
+    [link] = collection["_embedded"]["elements"]
+    assert set(link) == {"_type", "id", "identifier", "wikiPageLinkType", "createdAt", "updatedAt", "_links"}
+    assert (link["identifier"], link["wikiPageLinkType"]) == ("304", RELATION)
+    assert set(link["_links"]) == {"self", "provider", "linkable", "author", "delete"}
+    assert link["_links"]["provider"]["href"].endswith("/api/v3/wiki_providers/internal")
+    assert link["_links"]["linkable"]["href"].endswith("/api/v3/work_packages/116")
+    assert link["_links"]["self"]["title"] == "304"
+
+
+async def test_every_wiki_page_link_with_filters(serve_demo: ServeDemo, demo: Dataset) -> None:
+    async with serve_demo(profile="18.0") as (_, api):
+        everything = await api.json("api/v3/wiki_page_links")
+        by_identifier = await api.json("api/v3/wiki_page_links", {"filters": filters(("identifier", "=", ["305"]))})
+        by_provider = await api.json("api/v3/wiki_page_links", {"filters": filters(("provider", "=", ["internal"]))})
+        by_type = await api.json(
+            "api/v3/wiki_page_links", {"filters": filters(("wiki_page_link_type", "!", [RELATION]))}
+        )
+        first_two = await api.json("api/v3/wiki_page_links", {"pageSize": 2, "offset": 2})
+        bad_provider = await api.get("api/v3/wiki_page_links", {"filters": filters(("provider", "=", ["nope"]))})
+        bad_type = await api.get("api/v3/wiki_page_links", {"filters": filters(("wiki_page_link_type", "=", ["x"]))})
+        unknown = await api.get("api/v3/wiki_page_links", {"filters": filters(("linkable", "=", ["1"]))})
+    assert ids(everything) == sorted(demo.wiki_page_links)
+    assert [e["identifier"] for e in by_identifier["_embedded"]["elements"]] == ["305"]
+    assert ids(by_provider) == ids(everything) and ids(by_type) == []
+    assert ids(first_two) == sorted(demo.wiki_page_links)[:2], "offset is not read, as in OpenProject"
+    for answer in (bad_provider, bad_type, unknown):
+        assert (answer.status, answer.error) == (400, "InvalidQuery")
 
 
 @pytest.mark.parametrize("spec", [None, {"openapi": "3.1.0", "paths": {}}])

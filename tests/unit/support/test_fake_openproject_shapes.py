@@ -194,7 +194,7 @@ DECODED: list[tuple[str, Any]] = [
     ("meetings/201/agenda_items/901/outcomes", hal.Collection[hal.OutcomeHal]),
     ("wiki_pages/304", hal.WikiPageHal),
     ("wiki_pages/304/attachments", hal.Collection[hal.AttachmentHal]),
-    ("projects/1/wiki_pages", hal.Collection[hal.WikiPageHal]),
+    ("wiki_page_links", hal.Collection[hal.WikiPageLinkHal]),
     ("work_packages/116/wiki_page_links", hal.Collection[hal.WikiPageLinkHal]),
 ]
 
