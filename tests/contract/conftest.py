@@ -20,7 +20,7 @@ from openproject_mcp.config import ConfigurationError, Settings, load_settings
 from tests.support.fake_openproject import FakeOpenProject
 
 TOKEN = "contract-token-7f3a9c"
-PROFILES = ("16.6", "17.3", "17.4", "18.0")
+PROFILES = ("16.6", "17.3", "17.5", "17.8", "18.0")
 BACKENDS = ("fixture", *(f"http-{p}" for p in PROFILES), "live")
 
 

@@ -475,7 +475,8 @@ class AiohttpWikiPageLinkRepository(WikiPageLinkRepository):
             # An unknown work package is reported as such; a known one means the endpoint is missing.
             await _fetch(self._client, endpoints.WORK_PACKAGE.path(id=work_package_id), hal.WorkPackageHal)
             raise UnsupportedError(
-                "Links between work packages and wiki pages need OpenProject 17.6 or newer; this instance "
+                f"Links between work packages and wiki pages need OpenProject "
+                f"{endpoints.WORK_PACKAGE_WIKI_PAGE_LINKS.since} or newer; this instance "
                 "has no GET /api/v3/work_packages/{id}/wiki_page_links.",
                 status=exc.status,
             ) from exc

@@ -7,7 +7,7 @@ HAL+JSON. ``fake.inject(Fault(...))`` makes requests fail; ``fake.requests`` rec
 
     async with FakeOpenProject(
         {"token-a": load_demo_dataset(), "token-b": other},  # each token sees its own dataset
-        profile="17.3",                                       # 16.6 | 17.3 | 17.4 | 18.0
+        profile="17.3",                       # 16.6 | 17.3 | 17.4/17.5 | 17.6-17.8 | 18.0
         prefix="/openproject",                                # a sub-path install
         non_admin_tokens={"token-b"},                         # 403 on /users for these
     ) as fake:

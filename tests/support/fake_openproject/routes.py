@@ -118,8 +118,11 @@ class Routes:
         if p.agenda_items:
             routes += [
                 (f"{API}/meetings/{{id}}/agenda_items", self.agenda_items),
-                (f"{API}/meetings/{{meeting_id}}/agenda_items/{{id}}/outcomes", self.agenda_item_outcomes),
                 (f"{API}/meeting_agenda_items/{{id}}", self.agenda_item),
+            ]
+        if p.meeting_outcomes_endpoint:
+            routes += [
+                (f"{API}/meetings/{{meeting_id}}/agenda_items/{{id}}/outcomes", self.agenda_item_outcomes),
                 (f"{API}/meeting_outcomes/{{id}}", self.outcome),
             ]
         # No released version lists wiki pages in APIv3, so no profile serves such a list.
@@ -217,7 +220,7 @@ class Routes:
     async def _work_package_id(self, call: Call) -> int:
         """The numeric id, or (with display ids) the id behind a display id; 404 if none."""
         ref = call.match["id"]
-        if not (ref.isascii() and ref.isdigit()) and not self.profile.display_ids:
+        if not (ref.isascii() and ref.isdigit()) and not self.profile.display_id_lookup:
             raise bad_request(f"Work package id is invalid: '{ref}' is not an integer.")
         return (await call.tenant.work_packages.get(ref)).id
 

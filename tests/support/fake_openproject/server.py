@@ -128,7 +128,8 @@ class FakeOpenProject:
     ``tenants`` maps each API token to the dataset it sees; anything else is 401. The token's own
     user (``me``) is the first active user of its dataset. Tokens in ``non_admin_tokens`` get 403
     on ``GET /api/v3/users`` (use ``/principals``) and no ``coreVersion`` on the root. ``profile``
-    picks the OpenProject version played (see ``profiles.PROFILES``). ``latency`` delays every
+    picks the OpenProject version played: a version (``profiles.PROFILE_FOR_VERSION``) or a
+    ``Profile`` (a variant of one, for a case no profile plays). ``latency`` delays every
     answer; ``page_size_max`` is ``apiv3_max_page_size`` (at most 1000, the fixture paging's cap);
     ``now`` is the clock of the meetings ``time`` filter.
     """
@@ -137,7 +138,7 @@ class FakeOpenProject:
         self,
         tenants: Mapping[str, Dataset],
         *,
-        profile: str = "18.0",
+        profile: str | Profile = "18.0",
         latency: float = 0.0,
         spec: dict[str, object] | None = None,
         prefix: str = "",
@@ -152,7 +153,7 @@ class FakeOpenProject:
             raise ValueError(f"non_admin_tokens names tokens that are not tenants: {sorted(unknown)}")
         if page_size_max < 1:
             raise ValueError("page_size_max must be positive")
-        self.profile: Profile = profile_named(profile)
+        self.profile: Profile = profile if isinstance(profile, Profile) else profile_named(profile)
         self.latency = latency
         self.prefix = _normalised_prefix(prefix)
         self.page_size_max = page_size_max
