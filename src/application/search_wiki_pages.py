@@ -20,6 +20,7 @@ What a caller could see (titles, which ids answered 404) is kept per caller for
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 
 from openproject_mcp.application.arguments import match_mode, search_query
@@ -183,7 +184,7 @@ class SearchWikiPages:
         ids = self._references.ids()
         call = _Call()
         async with state.lock:
-            if not state.links_read and ids.global_links is not False:
+            if not state.links_read and not ids.links_missing():
                 await self._harvest_links(state, ids, call)
             warm = not fresh and not self._plan(state, ids, call, 1)
             await self._explore(state, ids, call, warm, request.progress, self._resolver.lookups)
@@ -213,7 +214,7 @@ class SearchWikiPages:
         try:
             links = await self._links.list_all(self._settings.link_harvest)
         except UnsupportedError:
-            ids.global_links = False
+            ids.links_missing_since = time.monotonic()
             state.links_read = True
             return
         except OpenProjectMcpError as error:
@@ -221,7 +222,7 @@ class SearchWikiPages:
                 raise
             call.link_failure = True
             return
-        ids.global_links = True
+        ids.links_missing_since = None
         ids.note_links(links)
         state.links_read = True
 
@@ -305,8 +306,10 @@ class SearchWikiPages:
                 call.failures += 1
                 call.failed.add(page_id)
                 return
-            state.pages[page_id] = page
-            ids.confirm(page_id)
+            if page.id != page_id:
+                state.missing.add(page_id)  # an answer for another page: not what this id holds
+            state.pages[page.id] = page
+            ids.confirm(page.id)
             ids.hint(page_ids_in(page.text))
 
         while call.probes < budget:

@@ -14,6 +14,7 @@ external once it showed an identifier that is not a number.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -25,6 +26,8 @@ _PAGE_HREF = re.compile(r"wiki_pages/(\d{1,9})\b")
 # identifier is the page id.
 _MACRO = re.compile(r"\[\[\[[0-9]+:([0-9]{1,9})\]\]\]")
 MAX_IDS = 100_000
+RECHECK_SECONDS = 3600.0
+"""How long an instance without ``GET /api/v3/wiki_page_links`` is not asked again (an upgrade)."""
 
 
 def page_ids_in(text: str | None) -> set[int]:
@@ -53,8 +56,13 @@ class InstanceWikiIds:
     hinted: set[int] = field(default_factory=set)
     internal_providers: set[str] = field(default_factory=set)
     external_providers: set[str] = field(default_factory=set)
-    global_links: bool | None = None
-    """Whether ``GET /api/v3/wiki_page_links`` exists (``None``: not asked yet, or it failed)."""
+    links_missing_since: float | None = None
+    """When ``GET /api/v3/wiki_page_links`` last answered 404 (``time.monotonic``), if it did."""
+
+    def links_missing(self) -> bool:
+        """Whether the instance lately had no ``GET /api/v3/wiki_page_links`` (before 17.6)."""
+        since = self.links_missing_since
+        return since is not None and time.monotonic() - since < RECHECK_SECONDS
 
     @property
     def highest(self) -> int:

@@ -288,3 +288,22 @@ async def test_refresh_starts_afresh_for_this_caller(tmp_path: Path) -> None:
 )
 def test_page_ids_in_texts(text: str | None, ids: set[int]) -> None:
     assert page_ids_in(text) == ids
+
+
+class OnePageForEveryId(PagesById):
+    """A mock that answers every id with the same example page (as a spec-driven mock does)."""
+
+    async def get(self, page_id: int) -> WikiPage:
+        self.asked.append(page_id)
+        return await InMemoryWikiPageRepository.get(self, 72)
+
+
+async def test_an_answer_for_another_page_is_taken_for_that_page(tmp_path: Path) -> None:
+    dataset = load_dataset(write(tmp_path, wiki_document([72])))
+    pages = OnePageForEveryId(dataset)
+    search, _ = search_over(dataset, TenantCaches(), pages=pages)
+    reads = await calls_until_complete(search, pages)
+    assert max(reads) <= SETTINGS.cold_probes and len(reads) <= 3
+    page = await search.execute(SearchWikiPagesRequest())
+    assert [e.id for e in page.elements] == [72]
+    assert page.coverage is not None and page.coverage.pages_found == 1
