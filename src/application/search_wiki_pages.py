@@ -184,9 +184,9 @@ class SearchWikiPages:
         ids = self._references.ids()
         call = _Call()
         async with state.lock:
-            if not state.links_read and not ids.links_missing():
-                await self._harvest_links(state, ids, call)
             warm = not fresh and not self._plan(state, ids, call, 1)
+            if not warm and not state.links_read and not ids.links_missing():
+                await self._harvest_links(state, ids, call)
             await self._explore(state, ids, call, warm, request.progress, self._resolver.lookups)
             complete = not self._plan(state, ids, call, 1)
             pages = tuple(
