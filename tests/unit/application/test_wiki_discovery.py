@@ -9,15 +9,18 @@ from typing import Any
 import pytest
 
 from openproject_mcp.adapters.fixture.dataset import Dataset, load_dataset
+from openproject_mcp.adapters.fixture.metadata_repository import InMemoryMetadataRepository
 from openproject_mcp.adapters.fixture.project_repository import InMemoryProjectRepository
 from openproject_mcp.adapters.fixture.wiki_repositories import (
     InMemoryWikiPageLinkRepository,
     InMemoryWikiPageRepository,
 )
 from openproject_mcp.adapters.fixture.work_package_repository import InMemoryWorkPackageRepository
+from openproject_mcp.application.activities import ListActivitiesRequest, ListWorkPackageActivities
 from openproject_mcp.application.caching import TenantCaches
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.search_wiki_pages import DiscoverySettings, SearchWikiPages, SearchWikiPagesRequest
+from openproject_mcp.application.search_work_packages import SearchWorkPackages, SearchWorkPackagesRequest
 from openproject_mcp.application.views import WikiSearchPage
 from openproject_mcp.application.wiki_knowledge import WikiReferences, page_ids_in
 from openproject_mcp.application.work_packages import GetWorkPackage, GetWorkPackageRequest
@@ -231,6 +234,39 @@ async def test_ids_named_in_work_package_texts_are_read_first(tmp_path: Path) ->
     page = await search.execute(SearchWikiPagesRequest(limit=100))
     assert pages.asked[:2] == [7, 305]
     assert sorted(e.id for e in page.elements) == [7, 305]
+
+
+@pytest.mark.parametrize("reader", ["activities", "search"])
+async def test_ids_named_in_comments_are_read_first(tmp_path: Path, reader: str) -> None:
+    document = wiki_document([9, 412])
+    document["work_packages"] = [
+        {
+            "id": 1,
+            "project": 1,
+            "subject": "Refund rules",
+            "type": 1,
+            "status": 1,
+            "createdAt": "2026-01-01T00:00:00Z",
+            "updatedAt": "2026-01-01T00:00:00Z",
+            "activities": [
+                {"id": 1, "version": 1, "createdAt": "2026-01-01T00:00:00Z", "comment": "Moved to [[[2:412]]]."},
+                {"id": 2, "version": 2, "createdAt": "2026-01-02T00:00:00Z", "comment": "See /api/v3/wiki_pages/9"},
+            ],
+        }
+    ]
+    dataset = load_dataset(write(tmp_path, document))
+    caches = TenantCaches()
+    references = WikiReferences(caches, "https://op.example.com/")
+    work_packages = InMemoryWorkPackageRepository(dataset)
+    if reader == "activities":
+        await ListWorkPackageActivities(work_packages, references).execute(ListActivitiesRequest(1))
+    else:
+        projects = ProjectResolver(InMemoryProjectRepository(dataset))
+        search = SearchWorkPackages(work_packages, InMemoryMetadataRepository(dataset), projects, references=references)
+        await search.execute(SearchWorkPackagesRequest("refund"))
+    wiki, pages = search_over(dataset, caches)
+    await wiki.execute(SearchWikiPagesRequest(limit=100))
+    assert pages.asked[:2] == [9, 412]
 
 
 async def test_global_wiki_page_links_name_pages(tmp_path: Path) -> None:
