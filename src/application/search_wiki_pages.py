@@ -5,10 +5,12 @@ released version has a wiki page list or page text in its API (ADR 0009), so pag
 by reading ``/api/v3/wiki_pages/{id}`` id by id, at a bounded cost per call:
 
 - ids known to exist on the instance (someone read them) and ids mentioned in texts and in wiki
-  page links come first, then the ids around every page found (``gap`` either side); then every
-  id from 1 up past the highest page id known (a margin of ``gap`` ids), and, while no page has
-  turned up, up to ``blind_floor``; then a few sample ids further up (``ladder``), where a hit
-  moves the highest id known and so the range probed;
+  page links come first, then the ids around every page found (``gap`` either side); while no
+  page has turned up among the first ``gap`` ids, every ``blind_stride``-th id up to
+  ``blind_floor``; then every id from 1 up
+  past the highest page id known (a margin of ``gap`` ids; while no page has turned up, up to
+  ``blind_floor``); then a few sample ids further up (``ladder``), where a hit moves the highest
+  id known and so the range probed;
 - one call reads at most ``cold_probes`` pages (plus one request for the instance's wiki page
   links on 17.6+); a later call goes on where the last one stopped; once nothing is left to
   try, a call reads ``warm_probes`` ids past the range (new pages) and answers from memory.
@@ -57,6 +59,8 @@ class DiscoverySettings:
     """Ids probed past the highest page id known."""
     blind_floor: int = 512
     """While no page has turned up, every id up to here is probed (over as many calls as it takes)."""
+    blind_stride: int = 16
+    """While no page has turned up, every ``blind_stride``-th id up to ``blind_floor`` comes first."""
     ladder: tuple[int, ...] = (64, 128, 256, 512, 1024, 2048, 4096)
     """Sample ids above the probed range; a page there moves the range up."""
     scout_top: int = 4096
@@ -252,6 +256,13 @@ class SearchWikiPages:
         for distance in range(1, self._settings.gap + 1):
             for anchor in anchors:
                 if take(anchor - distance) or take(anchor + distance):
+                    return chosen
+        if not state.pages and state.dense_to >= self._settings.gap:
+            # Nothing among the first ids (deleted, or in projects hidden from this caller):
+            # sample the range before sweeping it, so a wiki further up is found early.
+            stride = self._settings.blind_stride
+            for page_id in range(stride, self._settings.blind_floor + 1, stride):
+                if take(page_id):
                     return chosen
         target = self._target(state, ids)
         for page_id in range(state.dense_to + 1, target + 1):

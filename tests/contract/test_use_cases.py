@@ -167,7 +167,7 @@ async def test_wiki_search_finds_pages_above_id_300_at_a_bounded_cost_per_call(b
     if backend.has("17.6"):
         assert len(calls) == 1, "the instance's wiki page links name the pages"
     else:
-        assert coverage.probed_to is not None and coverage.probed_to >= 305
+        assert coverage.highest_id_probed is not None and coverage.highest_id_probed >= 305
     until_complete = 0
     while not page.coverage.complete and until_complete < 12:
         page = await run(backend, SearchWikiPages, SearchWikiPagesRequest("refund policy"))

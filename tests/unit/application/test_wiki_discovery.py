@@ -163,9 +163,20 @@ async def test_warm_calls_find_a_wiki_between_the_samples(tmp_path: Path) -> Non
     assert sorted(e.id for e in page.elements) == ids
 
 
+async def test_a_wiki_above_a_deleted_range_is_found_by_the_first_call(tmp_path: Path) -> None:
+    # Ids 1-300 deleted or hidden: every page is above 300. Every 16th id is tried first.
+    dataset = load_dataset(write(tmp_path, wiki_document(range(301, 309), texts=False)))
+    search, pages = search_over(dataset, TenantCaches())
+    page = await search.execute(SearchWikiPagesRequest(limit=100))
+    assert len(pages.asked) <= SETTINGS.cold_probes
+    assert [e.id for e in page.elements] == list(range(301, 309))
+    assert page.coverage is not None and not page.coverage.complete
+    assert page.coverage.highest_id_probed is not None and page.coverage.highest_id_probed >= 308
+
+
 async def test_no_page_found_says_so_and_later_calls_go_on(tmp_path: Path) -> None:
-    # Ids 1-300 deleted or hidden: every page is above 300.
-    ids = range(301, 309)
+    # Ids 1-304 deleted or hidden, and the pages sit between the samples (304 and 320).
+    ids = range(305, 308)
     dataset = load_dataset(write(tmp_path, wiki_document(ids, texts=False)))
     search, pages = search_over(dataset, TenantCaches())
     answers: list[WikiSearchPage] = []
