@@ -11,9 +11,12 @@ by reading ``/api/v3/wiki_pages/{id}`` id by id, at a bounded cost per call:
   past the highest page id known (a margin of ``gap`` ids; while no page has turned up, up to
   ``blind_floor``); then a few sample ids further up (``ladder``), where a hit moves the highest
   id known and so the range probed;
-- one call reads at most ``cold_probes`` pages (plus one request for the instance's wiki page
-  links on 17.6+); a later call goes on where the last one stopped; once nothing is left to
-  try, a call reads ``warm_probes`` ids past the range (new pages) and answers from memory.
+- a call reads at most ``cold_probes`` pages (plus one request for the instance's wiki page
+  links on 17.6+), and every new search goes on where the last one stopped;
+- a search repeated (same query, project and match mode) once some pages are known, and any
+  search once nothing is left to try, reads at most ``warm_probes`` ids and answers from
+  memory: the next ids in order, or, with nothing left, one id past the range (new pages) and
+  one finer sample above it.
 
 What a caller could see (titles, which ids answered 404) is kept per caller for
 ``wiki_ttl_seconds`` (``refreshCache`` starts afresh); which ids exist is kept per instance.
@@ -80,6 +83,8 @@ class _Exploration:
     dense_to: int = 0
     """Every id from 1 to here was tried."""
     links_read: bool = False
+    searches: set[tuple[str, int | None, str]] = field(default_factory=set)
+    """The searches answered so far (query, project, match mode): a repeat is cheap."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def tried(self, page_id: int) -> bool:
@@ -143,7 +148,7 @@ class SearchWikiPages:
             coverage = WikiCoverage(len(pages), with_text, False, pages_found=len(pages), complete=True)
             failures = 0
         else:
-            pages, coverage, failures = await self._discover(project_id, request, notes)
+            pages, coverage, failures = await self._discover(project_id, request, notes, query)
         ranked = rank_records(pages, query, FIELDS, key=lambda p: p.id, mode=mode)
         elements = tuple(
             WikiPageHit(
@@ -177,7 +182,7 @@ class SearchWikiPages:
     # Discovery by id --------------------------------------------------------------------------
 
     async def _discover(
-        self, project_id: int | None, request: SearchWikiPagesRequest, notes: list[str]
+        self, project_id: int | None, request: SearchWikiPagesRequest, notes: list[str], query: str | None
     ) -> tuple[tuple[WikiPage, ...], WikiCoverage, int]:
         key = (self._tenant, None)
         state = None if request.refresh_cache else self._caches.wiki.get(key)
@@ -188,10 +193,14 @@ class SearchWikiPages:
         ids = self._references.ids()
         call = _Call()
         async with state.lock:
-            warm = not fresh and not self._plan(state, ids, call, 1)
+            search = ((query or "").casefold(), project_id, request.match_mode)
+            done = not fresh and not self._plan(state, ids, call, 1)
+            repeat = search in state.searches and bool(state.pages)
+            state.searches.add(search)
+            warm = done or repeat
             if not warm and not state.links_read and not ids.links_missing():
                 await self._harvest_links(state, ids, call)
-            await self._explore(state, ids, call, warm, request.progress, self._resolver.lookups)
+            await self._explore(state, ids, call, warm, done, request.progress, self._resolver.lookups)
             complete = not self._plan(state, ids, call, 1)
             pages = tuple(
                 sorted(
@@ -299,6 +308,7 @@ class SearchWikiPages:
         ids: InstanceWikiIds,
         call: _Call,
         warm: bool,
+        done: bool,
         progress: ProgressCallback | None,
         spent: int,
     ) -> None:
@@ -325,7 +335,7 @@ class SearchWikiPages:
 
         while call.probes < budget:
             size = min(settings.concurrency, budget - call.probes)
-            batch = self._warm_ids(state, ids, call, size) if warm else self._plan(state, ids, call, size)
+            batch = self._warm_ids(state, ids, call, size) if done else self._plan(state, ids, call, size)
             if not batch:
                 return
             call.probes += len(batch)
@@ -360,7 +370,8 @@ class SearchWikiPages:
                 f"OpenProject has no wiki page list, so pages are looked up by id: {probed}; "
                 f"{coverage.pages_found} pages found{scope}."
                 + (
-                    " More ids are left to try: a later call goes on from there."
+                    " More ids are left to try: another search goes on from there (repeating this one reads "
+                    f"at most {self._settings.warm_probes} more ids)."
                     if not coverage.complete
                     else " Pages at ids between the sampled ones above that range would not have been seen."
                     if beyond > 0

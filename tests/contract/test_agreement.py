@@ -105,13 +105,12 @@ async def answers(app: Application, calls: list[Call]) -> list[Any]:
     for kind, request in calls:
         async with app.scope(None) as scope:
             use_case = await scope.resolve(kind)
-            result = await (use_case.execute() if request is None else use_case.execute(request))
-            # Without a wiki page list, pages are found by id over several calls, each of bounded
-            # cost; compare once the discovery has tried everything it means to.
-            for _ in range(10):
-                if kind is not SearchWikiPages or result.coverage.complete:
+            # Without a wiki page list, pages are found by id over several searches, each of
+            # bounded cost; compare once the discovery has tried everything it means to.
+            for call in range(10 if kind is SearchWikiPages else 0):
+                if (await use_case.execute(SearchWikiPagesRequest(f"topic {call}"))).coverage.complete:
                     break
-                result = await use_case.execute(request)
+            result = await (use_case.execute() if request is None else use_case.execute(request))
         out.append(comparable(kind, to_wire(result)))
     return out
 

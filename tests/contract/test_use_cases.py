@@ -170,8 +170,8 @@ async def test_wiki_search_finds_pages_above_id_300_at_a_bounded_cost_per_call(b
         assert coverage.highest_id_probed is not None and coverage.highest_id_probed >= 305
     until_complete = 0
     while not page.coverage.complete and until_complete < 12:
-        page = await run(backend, SearchWikiPages, SearchWikiPagesRequest("refund policy"))
-        until_complete += 1
+        until_complete += 1  # each new search goes on where the last one stopped
+        page = await run(backend, SearchWikiPages, SearchWikiPagesRequest(f"topic {until_complete}"))
     assert page.coverage.complete and page.coverage.pages_found == len(dataset.wiki_pages)
     if backend.fake is not None:
         backend.fake.clear()

@@ -349,7 +349,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Find wiki pages by title (and body text where available), tolerating typos, partial words, accents "
         "and questions; ranked with snippets. Without a query, lists the discovered pages. OpenProject cannot "
         "list wiki pages, so they are found by id, a bounded number per call: coverage says how far it got and "
-        "calling again goes further. refreshCache=true starts afresh.",
+        "each new search goes further. refreshCache=true starts afresh.",
         a.SearchWikiPagesArgs,
         v.WikiSearchPage,
         _search_wiki_pages,

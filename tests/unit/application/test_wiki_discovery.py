@@ -95,11 +95,11 @@ def search_over(
 
 
 async def calls_until_complete(search: SearchWikiPages, pages: PagesById, limit: int = 40) -> list[int]:
-    """Reads per call, calling until the discovery has nothing left to try."""
+    """Reads per call, searching for something new each time until nothing is left to try."""
     reads = []
-    for _ in range(limit):
+    for call in range(limit):
         before = len(pages.asked)
-        page = await search.execute(SearchWikiPagesRequest(limit=100))
+        page = await search.execute(SearchWikiPagesRequest(f"topic {call}", limit=100))
         reads.append(len(pages.asked) - before)
         assert page.coverage is not None
         if page.coverage.complete:
@@ -119,7 +119,7 @@ async def test_ids_far_past_the_first_empty_window_are_found_with_a_bounded_cost
     assert coverage is not None and not coverage.complete and coverage.candidate_limit_reached
     assert coverage.probed_from == 1 and coverage.probed_to is not None and coverage.probed_to >= 46
     assert coverage.pages_found == len(ids) and coverage.ids_probed == len(set(pages.asked))
-    assert first.notes and any("a later call goes on" in n for n in first.notes)
+    assert first.notes and any("another search goes on from there" in n for n in first.notes)
     reads = await calls_until_complete(search, pages)
     assert max(reads) <= SETTINGS.cold_probes
     assert len(pages.asked) == len(set(pages.asked)), "no id is read twice by one caller"
@@ -127,6 +127,24 @@ async def test_ids_far_past_the_first_empty_window_are_found_with_a_bounded_cost
     done = await search.execute(SearchWikiPagesRequest(limit=100))
     assert done.coverage is not None and done.coverage.complete
     assert done.coverage.probed_to is not None and done.coverage.probed_to >= 400 + SETTINGS.gap
+
+
+async def test_a_repeated_search_reads_at_most_two_ids_whatever_the_wiki_size(tmp_path: Path) -> None:
+    dataset = load_dataset(write(tmp_path, wiki_document(range(1, 3001))))
+    search, pages = search_over(dataset, TenantCaches())
+    first = await search.execute(SearchWikiPagesRequest("page 7"))
+    assert first.coverage is not None and not first.coverage.complete
+    probed = first.coverage.ids_probed
+    for _ in range(3):
+        before = len(pages.asked)
+        again = await search.execute(SearchWikiPagesRequest("page 7"))
+        assert len(pages.asked) - before <= SETTINGS.warm_probes
+        assert again.coverage is not None and again.coverage.ids_probed > probed, "and still goes further"
+        probed = again.coverage.ids_probed
+    before = len(pages.asked)
+    other = await search.execute(SearchWikiPagesRequest("page 9"))
+    assert SETTINGS.warm_probes < len(pages.asked) - before <= SETTINGS.cold_probes, "a new search goes on"
+    assert other.coverage is not None and other.coverage.ids_probed > probed
 
 
 async def test_a_warm_call_reads_at_most_two_ids_and_later_calls_extend_coverage(tmp_path: Path) -> None:
@@ -212,9 +230,8 @@ async def test_what_one_caller_learned_leads_the_next_but_visibility_stays_per_c
     everything = load_dataset(write(tmp_path, wiki_document([*range(1, 21), *range(31, 51)]), "all.json"))
     hidden = load_dataset(write(tmp_path, wiki_document(range(31, 51)), "some.json"))
     caches = TenantCaches()
-    first, _ = search_over(everything, caches, "tenant:a")
-    while not (await first.execute(SearchWikiPagesRequest(limit=100))).coverage.complete:  # type: ignore[union-attr]
-        pass
+    first, first_pages = search_over(everything, caches, "tenant:a")
+    await calls_until_complete(first, first_pages)
     second, pages = search_over(hidden, caches, "tenant:b")
     page = await second.execute(SearchWikiPagesRequest(limit=100))
     assert pages.asked[:40] == [*range(1, 21), *range(31, 51)], "ids known to exist come first"
