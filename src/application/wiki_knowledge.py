@@ -1,6 +1,6 @@
 """What is known about an instance's wiki page ids, shared by every caller of that instance.
 
-No released OpenProject version lists wiki pages, so pages are found by id (see ADR 0009).
+No released OpenProject version lists wiki pages, so pages are found by id (see ADR 0010).
 Ids are learned wherever they show up: pages someone could read, ``wiki_pages/N`` links and
 ``[[[provider:identifier]]]`` macros in work package texts, and links to OpenProject's own
 wiki. That knowledge is kept per instance, since an id exists whoever asks; whether a page is

@@ -149,7 +149,7 @@ class _Probe:
             "meeting_search_filter": search.result(),
             "agenda_items": agenda.result(),
             "meeting_participants": participants.result(),
-            # No released version lists wiki pages or renders their text in APIv3 (ADR 0009):
+            # No released version lists wiki pages or renders their text in APIv3 (ADR 0010):
             # nothing to probe, and asking an unreleased path would be an off-spec request.
             "wiki_page_list": False,
             "wiki_bodies": False,
