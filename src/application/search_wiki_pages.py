@@ -1,7 +1,7 @@
 """Use case: ranked fuzzy search over wiki page titles and bodies, with page discovery.
 
 A backend that can list wiki pages (the in-memory one) lists them. OpenProject cannot: no
-released version has a wiki page list or page text in its API (ADR 0009), so pages are found
+released version has a wiki page list or page text in its API (ADR 0010), so pages are found
 by reading ``/api/v3/wiki_pages/{id}`` id by id, at a bounded cost per call:
 
 - ids known to exist on the instance (someone read them) and ids mentioned in texts and in wiki
@@ -36,7 +36,13 @@ from openproject_mcp.application.search_pipeline import ProgressCallback
 from openproject_mcp.application.views import MatchModeName, WikiCoverage, WikiPageHit, WikiSearchPage
 from openproject_mcp.application.wiki_knowledge import InstanceWikiIds, WikiReferences, page_ids_in
 from openproject_mcp.domain.entities import WikiPage
-from openproject_mcp.domain.errors import InvalidArgumentError, NotFoundError, OpenProjectMcpError, UnsupportedError
+from openproject_mcp.domain.errors import (
+    InvalidArgumentError,
+    NotFoundError,
+    OpenProjectMcpError,
+    RequestLimitError,
+    UnsupportedError,
+)
 from openproject_mcp.domain.search import Field, rank_records
 from openproject_mcp.ports import WikiPageLinkRepository, WikiPageRepository
 
@@ -103,6 +109,8 @@ class _Call:
     failures: int = 0
     failed: set[int] = field(default_factory=set)
     link_failure: bool = False
+    limited: bool = False
+    """The call reached its ceiling of requests to OpenProject."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,6 +329,10 @@ class SearchWikiPages:
             except NotFoundError:
                 state.missing.add(page_id)
                 return
+            except RequestLimitError:
+                call.limited = True  # not tried: the next search tries it
+                call.failed.add(page_id)
+                return
             except OpenProjectMcpError as error:
                 if error.aborts_search:
                     raise
@@ -333,7 +345,7 @@ class SearchWikiPages:
             ids.confirm(page.id)
             ids.hint(page_ids_in(page.text))
 
-        while call.probes < budget:
+        while call.probes < budget and not call.limited:
             size = min(settings.concurrency, budget - call.probes)
             batch = self._warm_ids(state, ids, call, size) if done else self._plan(state, ids, call, size)
             if not batch:
@@ -377,6 +389,11 @@ class SearchWikiPages:
                     if beyond > 0
                     else ""
                 )
+            )
+        if call.limited:
+            notes.append(
+                "This call reached its ceiling of requests to OpenProject before it had tried every id it meant to; "
+                "the next search goes on from there."
             )
         if call.link_failure:
             notes.append("The instance's wiki page links could not be read, so the pages they name were not looked up.")

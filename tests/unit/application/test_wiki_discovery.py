@@ -25,7 +25,7 @@ from openproject_mcp.application.views import WikiSearchPage
 from openproject_mcp.application.wiki_knowledge import WikiReferences, page_ids_in
 from openproject_mcp.application.work_packages import GetWorkPackage, GetWorkPackageRequest
 from openproject_mcp.domain.entities import WikiPage, WikiPageLink
-from openproject_mcp.domain.errors import UnsupportedError, UpstreamServerError
+from openproject_mcp.domain.errors import RequestLimitError, UnsupportedError, UpstreamServerError
 from tests.support.datasets import base_document, write
 
 SETTINGS = DiscoverySettings()
@@ -371,3 +371,30 @@ async def test_an_answer_for_another_page_is_taken_for_that_page(tmp_path: Path)
     page = await search.execute(SearchWikiPagesRequest())
     assert [e.id for e in page.elements] == [72]
     assert page.coverage is not None and page.coverage.pages_found == 1
+
+
+class CeilingAfter(PagesById):
+    """Reads that hit the call's request ceiling after ``allowed`` of them."""
+
+    def __init__(self, dataset: Dataset, allowed: int) -> None:
+        super().__init__(dataset)
+        self.allowed = allowed
+
+    async def get(self, page_id: int) -> WikiPage:
+        if self.allowed <= 0:
+            raise RequestLimitError("This call reached its ceiling of 10 requests.", limit=10)
+        self.allowed -= 1
+        return await super().get(page_id)
+
+
+async def test_the_request_ceiling_stops_a_call_and_the_next_search_goes_on(tmp_path: Path) -> None:
+    dataset = load_dataset(write(tmp_path, wiki_document(range(1, 41))))
+    pages = CeilingAfter(dataset, allowed=10)
+    search, _ = search_over(dataset, TenantCaches(), pages=pages)
+    first = await search.execute(SearchWikiPagesRequest("page"))
+    assert first.total == 10 and not first.degraded, "ids not tried are no failures"
+    assert first.notes and any("ceiling of requests" in n for n in first.notes)
+    assert len(pages.asked) == 10
+    pages.allowed = 100
+    second = await search.execute(SearchWikiPagesRequest("other"))
+    assert second.coverage is not None and second.coverage.pages_found == 40
