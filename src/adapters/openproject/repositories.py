@@ -90,29 +90,6 @@ async def _fetch(client: OpenProjectClient, path: str, tp: type[T], params: Quer
         return hal.decode(data, tp)
 
 
-async def _fetch_all(
-    client: OpenProjectClient, path: str, tp: type[hal.Collection[T]]
-) -> tuple[hal.Collection[T], list[T]]:
-    """Every element of a collection, following its pages (concurrently) if the server pages it."""
-    first_params: dict[str, str | int] = {"offset": 1, "pageSize": endpoints.MAX_PAGE_SIZE}
-    first = await _fetch(client, path, tp, first_params)
-    elements = list(first.elements)
-    size, total = first.page_size, first.total
-    if not size or size < 0 or total is None or total <= len(elements):
-        return first, elements
-    pages = range(2, -(-total // size) + 1)
-    if len(pages) > client.requests_left:
-        # Refused before sending anything: the instance's claim, not the work, sets the count.
-        raise client.request_limit_error(
-            f"OpenProject reports {total:,} elements at GET /{path}, {size} per page: reading them would "
-            f"take {len(pages):,} more requests, past this call's limit of {client.settings.max_requests_per_call} "
-            f"(OPENPROJECT_MAX_REQUESTS_PER_CALL). Only the first {len(elements):,} were read, and none is returned."
-        )
-    for more in await together(_fetch(client, path, tp, {"offset": n, "pageSize": size}) for n in pages):
-        elements.extend(more.elements)
-    return first, elements
-
-
 def _follow(client: OpenProjectClient, href: str | None, endpoint: Endpoint) -> str | None:
     """The request path for an href from a payload, if it is on this instance and of the expected kind."""
     if not href:
