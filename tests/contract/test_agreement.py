@@ -108,7 +108,8 @@ async def answers(app: Application, calls: list[Call]) -> list[Any]:
         for call in range(10 if kind is SearchWikiPages else 0):
             async with app.scope(None) as scope:
                 search = await scope.resolve(SearchWikiPages)
-                if (await search.execute(SearchWikiPagesRequest(f"topic {call}"))).coverage.complete:
+                coverage = (await search.execute(SearchWikiPagesRequest(f"topic {call}"))).coverage
+                if coverage is not None and coverage.complete:
                     break
         async with app.scope(None) as scope:
             use_case = await scope.resolve(kind)
