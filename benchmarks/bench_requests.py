@@ -1,8 +1,9 @@
 """Request efficiency of a search against a fake OpenProject with 50 ms latency per request.
 
-A meeting search and a work package search over a 1,000-record dataset, cold (nothing cached,
-capabilities unknown) and warm (the same search again), printed beside the seed design's budget:
-one list request, then 25 enrichments of two requests each, 8 at a time.
+A meeting search and a work package search over a 1,000-record dataset, and a wiki search over
+30 pages (found by id: no released version lists them), cold (nothing cached, capabilities
+unknown) and warm (the same search again), printed beside the seed design's budget: one list
+request, then 25 enrichments of two requests each, 8 at a time.
 
 A "wave" is one round trip of waiting: a request that starts after the earliest answer of the
 current wave arrived begins the next wave. With 50 ms per request, waves x 50 ms is roughly the
@@ -20,6 +21,7 @@ from typing import Any
 
 from openproject_mcp.adapters.fixture import Dataset, parse_dataset
 from openproject_mcp.application.search_meetings import SearchMeetings, SearchMeetingsRequest
+from openproject_mcp.application.search_wiki_pages import SearchWikiPages, SearchWikiPagesRequest
 from openproject_mcp.application.search_work_packages import SearchWorkPackages, SearchWorkPackagesRequest
 from openproject_mcp.composition import Application
 from openproject_mcp.config import Settings
@@ -31,6 +33,7 @@ RECORDS = 1000
 TOKEN = "bench-token"
 SEED_REQUESTS = 1 + 25 * 2
 SEED_WAVES = 1 + math.ceil(25 / 8) * 2
+WIKI_PAGES = 30
 
 
 def waves(requests: Sequence[RecordedRequest]) -> int:
@@ -48,6 +51,7 @@ def waves(requests: Sequence[RecordedRequest]) -> int:
 def dataset() -> Dataset:
     document: dict[str, Any] = many_work_packages(RECORDS, old_comment="We moved the pool to PgBouncer.")
     document["meetings"] = many_meetings(RECORDS, old_outcome="We decided to use an escrow account.")["meetings"]
+    document["wiki_pages"] = [{"id": i, "project": 1, "title": f"Runbook {i}"} for i in range(1, WIKI_PAGES + 1)]
     return parse_dataset(json.dumps(document).encode(), "benchmark dataset")
 
 
@@ -59,6 +63,7 @@ async def measure() -> list[tuple[str, str, int, int, float]]:
             searches: list[tuple[str, type[Any], Any]] = [
                 ("meetings 'escrow decision'", SearchMeetings, SearchMeetingsRequest("escrow decision")),
                 ("work packages 'pgbouncer'", SearchWorkPackages, SearchWorkPackagesRequest("pgbouncer")),
+                (f"wiki pages 'runbook 7' ({WIKI_PAGES})", SearchWikiPages, SearchWikiPagesRequest("runbook 7")),
             ]
             for label, kind, request in searches:
                 for phase in ("cold", "warm"):

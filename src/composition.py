@@ -56,6 +56,7 @@ from openproject_mcp.application.saved_queries import GetQuery, ListQueries
 from openproject_mcp.application.search_meetings import SearchMeetings
 from openproject_mcp.application.search_wiki_pages import SearchWikiPages
 from openproject_mcp.application.search_work_packages import SearchWorkPackages
+from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.application.wiki_pages import GetWikiPage, ListWikiPageLinks
 from openproject_mcp.application.work_packages import GetWorkPackage, ListWorkPackages
 from openproject_mcp.config import Settings
@@ -111,6 +112,7 @@ class RequestContainer(containers.DeclarativeContainer):
     instance: providers.Dependency[str] = providers.Dependency(instance_of=str)
 
     resolver = providers.Singleton(ProjectResolver, repositories.projects)
+    wiki_references = providers.Factory(WikiReferences, caches, instance)
     comment_cache: providers.Factory[EnrichmentCache[tuple[str, ...]]] = providers.Factory(
         EnrichmentCache, caches, tenant, "work-package-comments"
     )
@@ -123,10 +125,15 @@ class RequestContainer(containers.DeclarativeContainer):
     list_work_packages = providers.Factory(
         ListWorkPackages, repositories.work_packages, repositories.metadata, resolver
     )
-    get_work_package = providers.Factory(GetWorkPackage, repositories.work_packages)
-    list_activities = providers.Factory(ListWorkPackageActivities, repositories.work_packages)
+    get_work_package = providers.Factory(GetWorkPackage, repositories.work_packages, wiki_references)
+    list_activities = providers.Factory(ListWorkPackageActivities, repositories.work_packages, wiki_references)
     search_work_packages = providers.Factory(
-        SearchWorkPackages, repositories.work_packages, repositories.metadata, resolver, comment_cache
+        SearchWorkPackages,
+        repositories.work_packages,
+        repositories.metadata,
+        resolver,
+        comment_cache,
+        references=wiki_references,
     )
     list_queries = providers.Factory(ListQueries, repositories.queries, resolver)
     get_query = providers.Factory(GetQuery, repositories.queries)
@@ -140,17 +147,19 @@ class RequestContainer(containers.DeclarativeContainer):
     search_meetings = providers.Factory(
         SearchMeetings, repositories.meetings, repositories.capabilities, resolver, agenda_cache
     )
-    get_wiki_page = providers.Factory(GetWikiPage, repositories.wiki_pages)
+    get_wiki_page = providers.Factory(GetWikiPage, repositories.wiki_pages, wiki_references)
     search_wiki_pages = providers.Factory(
         SearchWikiPages,
         repositories.wiki_pages,
-        repositories.projects,
-        repositories.capabilities,
+        repositories.wiki_page_links,
         resolver,
         caches,
         tenant,
+        wiki_references,
     )
-    list_wiki_page_links = providers.Factory(ListWikiPageLinks, repositories.wiki_page_links)
+    list_wiki_page_links = providers.Factory(
+        ListWikiPageLinks, repositories.wiki_page_links, repositories.wiki_pages, wiki_references
+    )
 
 
 USE_CASE_PROVIDERS: dict[type[Any], str] = {

@@ -8,6 +8,7 @@ from openproject_mcp.application.arguments import match_mode, positive_id, searc
 from openproject_mcp.application.presenters import activity_view
 from openproject_mcp.application.ranking import rank
 from openproject_mcp.application.views import ActivityList, MatchModeName
+from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.domain.entities import Activity
 from openproject_mcp.domain.search import Field
 from openproject_mcp.ports import WorkPackageRepository
@@ -27,14 +28,17 @@ class ListActivitiesRequest:
 
 
 class ListWorkPackageActivities:
-    def __init__(self, work_packages: WorkPackageRepository) -> None:
+    def __init__(self, work_packages: WorkPackageRepository, references: WikiReferences | None = None) -> None:
         self._work_packages = work_packages
+        self._references = references
 
     async def execute(self, request: ListActivitiesRequest) -> ActivityList:
         work_package_id = positive_id(request.work_package_id, "workPackageId")
         query = search_query(request.query, required=False)
         mode = match_mode(request.match_mode)
         timeline = list(await self._work_packages.activities(work_package_id))
+        if self._references is not None:
+            self._references.note_texts(a.comment for a in timeline)
         if request.only_comments:
             timeline = [a for a in timeline if a.is_comment]
         if not query:

@@ -65,13 +65,17 @@ class CacheSettings:
     enrichment_entries: int = 20_000
     enrichment_ttl_seconds: float = 600.0
     wiki_entries: int = 256
-    wiki_ttl_seconds: float = 600.0
+    wiki_ttl_seconds: float = 1800.0
+    wiki_id_instances: int = 64
+    wiki_id_ttl_seconds: float = 86_400.0
     spec_entries: int = 16
     spec_ttl_seconds: float = 3600.0
 
 
 class TenantCaches:
-    """The long-lived caches of one process. Every key starts with a tenant key."""
+    """The long-lived caches of one process. Every key starts with a tenant key, except in
+    ``wiki_ids``: which wiki page ids exist on an instance is shared by its callers (ids only,
+    never a title or whether a caller may see the page)."""
 
     def __init__(self, settings: CacheSettings = CacheSettings(), clock: Clock = time.monotonic) -> None:
         self.enrichment: TtlLruCache[tuple[str, str, int, str], object] = TtlLruCache(
@@ -79,6 +83,9 @@ class TenantCaches:
         )
         self.wiki: TtlLruCache[tuple[str, int | None], object] = TtlLruCache(
             settings.wiki_entries, settings.wiki_ttl_seconds, clock
+        )
+        self.wiki_ids: TtlLruCache[str, object] = TtlLruCache(
+            settings.wiki_id_instances, settings.wiki_id_ttl_seconds, clock
         )
         self.spec: TtlLruCache[str, dict[str, object]] = TtlLruCache(
             settings.spec_entries, settings.spec_ttl_seconds, clock

@@ -16,6 +16,11 @@ class ProjectResolver:
         self._projects = projects
         self._resolved: dict[str, int] = {}
 
+    @property
+    def lookups(self) -> int:
+        """How many requests resolving has cost this call."""
+        return len(self._resolved)
+
     async def resolve(self, ref: int | str | None) -> int | None:
         if ref is None:
             return None

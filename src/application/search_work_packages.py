@@ -32,6 +32,7 @@ from openproject_mcp.application.search_pipeline import (
     run_search,
 )
 from openproject_mcp.application.views import Coverage, MatchModeName, WorkPackageHit, WorkPackageSearchPage
+from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.application.work_packages import EVERYWHERE, WorkPackageScope, scope_filters
 from openproject_mcp.domain.entities import WorkPackage
 from openproject_mcp.domain.errors import OpenProjectMcpError
@@ -81,12 +82,14 @@ class SearchWorkPackages:
         projects: ProjectResolver,
         cache: EnrichmentCache[Comments] | None = None,
         settings: PipelineSettings = DEFAULT_PIPELINE,
+        references: WikiReferences | None = None,
     ) -> None:
         self._work_packages = work_packages
         self._metadata = metadata
         self._projects = projects
         self._cache = cache
         self._settings = settings
+        self._references = references
 
     async def execute(self, request: SearchWorkPackagesRequest) -> WorkPackageSearchPage:
         query = search_query(request.query, required=True)
@@ -95,6 +98,8 @@ class SearchWorkPackages:
         base = await scope_filters(request.scope, self._projects, self._metadata)
         referenced = await self._referenced_id(query)
         found = await self._candidates(query, base, referenced)
+        if self._references is not None:
+            self._references.note_texts(w.description for w in found.items)
         notes = list(found.notes)
 
         spec: SearchSpec[WorkPackage, Comments] = SearchSpec(
@@ -206,7 +211,10 @@ class SearchWorkPackages:
         return await self._work_packages.list((*base, *leg.extra), NEWEST_FIRST, PageRequest(1, leg.size))
 
     async def _comments(self, wp: WorkPackage) -> Comments:
-        return tuple(await self._work_packages.comments(wp.id))
+        comments = tuple(await self._work_packages.comments(wp.id))
+        if self._references is not None:
+            self._references.note_texts(comments)
+        return comments
 
 
 def _with_reference_first(

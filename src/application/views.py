@@ -351,6 +351,29 @@ class WikiPageHit:
 
 
 @dataclass(frozen=True, slots=True)
+class WikiCoverage:
+    """What a wiki search could look at.
+
+    ``candidates`` pages (in scope) were found, ``enriched`` of them with their text.
+    Where pages are found by id, every id from ``probed_from`` to ``probed_to`` was tried,
+    ``ids_probed`` ids in all (some sampled above ``probed_to``, up to ``highest_id_probed``),
+    and ``pages_found`` pages (in every project) turned up. ``complete`` is false while the
+    discovery has ids left to try: a later call goes on from there
+    (``candidate_limit_reached`` is its opposite, as in the other searches).
+    """
+
+    candidates: int
+    enriched: int
+    candidate_limit_reached: bool
+    pages_found: int
+    complete: bool
+    ids_probed: int = 0
+    probed_from: int | None = None
+    probed_to: int | None = None
+    highest_id_probed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class WikiSearchPage:
     total: int
     count: int
@@ -359,7 +382,7 @@ class WikiSearchPage:
     match_mode: MatchModeName
     degraded: bool
     enrichment_failures: int
-    coverage: Coverage | None = None
+    coverage: WikiCoverage | None = None
     notes: tuple[str, ...] | None = None
 
 

@@ -8,6 +8,7 @@ from openproject_mcp.application.arguments import page_request, parse_filters, p
 from openproject_mcp.application.presenters import work_package_detail, work_package_summary
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.views import WorkPackageDetail, WorkPackageList, envelope
+from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.domain.errors import InvalidArgumentError
 from openproject_mcp.domain.queries import Filter, replace_filters
 from openproject_mcp.ports import MetadataRepository, WorkPackageRepository
@@ -153,9 +154,13 @@ def work_package_ref(value: int | str) -> int | str:
 
 
 class GetWorkPackage:
-    def __init__(self, work_packages: WorkPackageRepository) -> None:
+    def __init__(self, work_packages: WorkPackageRepository, references: WikiReferences | None = None) -> None:
         self._work_packages = work_packages
+        self._references = references
 
     async def execute(self, request: GetWorkPackageRequest) -> WorkPackageDetail:
         ref = work_package_ref(request.work_package_id)
-        return work_package_detail(await self._work_packages.get(ref))
+        found = await self._work_packages.get(ref)
+        if self._references is not None:
+            self._references.note_texts((found.description,))
+        return work_package_detail(found)

@@ -218,9 +218,20 @@ class Attachment:
 
 @dataclass(frozen=True, slots=True)
 class WikiPageLink:
+    """A link between a work package and a page of a wiki provider (OpenProject's own wiki, XWiki...).
+
+    ``identifier`` is the page as the provider names it: for OpenProject's own wiki the page id,
+    for XWiki a page reference. ``provider`` is the provider's display name and ``provider_id``
+    its universal identifier. ``link_type`` is ``relation`` (added by hand) or ``inline`` (a
+    mention in a text). ``wiki_page`` is set once the link is known to point at a page of
+    OpenProject's own wiki that the caller can see.
+    """
+
     id: int
     identifier: str | None = None
     provider: str | None = None
     link_type: str | None = None
     wiki_page: WikiPageRef | None = None
     url: str | None = None
+    provider_id: str | None = None
+    work_package: WorkPackageRef | None = None

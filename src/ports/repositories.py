@@ -148,17 +148,23 @@ class MeetingRepository(ABC):
 class WikiPageRepository(ABC):
     @abstractmethod
     async def get(self, page_id: int) -> WikiPage:
-        """One wiki page; ``text`` is ``None`` where the instance exposes no bodies."""
+        """One wiki page; ``text`` is ``None`` where the instance exposes no bodies.
+
+        ``NotFoundError`` for a page that does not exist or that the caller cannot see (the two
+        are indistinguishable).
+        """
 
     @abstractmethod
     async def attachments(self, page_id: int) -> Sequence[Attachment]:
         """The attachments of one wiki page."""
 
     @abstractmethod
-    async def list_for_project(self, project_id: int) -> Sequence[WikiPage]:
-        """Every wiki page of one project, where the capability ``wiki_page_list`` holds.
+    async def list_pages(self, project_id: int | None) -> Sequence[WikiPage] | None:
+        """Every wiki page (of one project, or of every project), by ascending id.
 
-        ``UnsupportedError`` on instances without a wiki page list endpoint.
+        ``None``, without any request, where the backend has no way to list pages: no released
+        OpenProject version has one, so there pages are found by id. ``NotFoundError`` for an
+        unknown project.
         """
 
 
@@ -168,6 +174,14 @@ class WikiPageLinkRepository(ABC):
         """Links between one work package and wiki pages (OpenProject 17.6+).
 
         ``UnsupportedError`` on older instances, ``NotFoundError`` for an unknown work package.
+        ``wiki_page`` may be ``None`` where the backend cannot tell which page it is.
+        """
+
+    @abstractmethod
+    async def list_all(self, limit: int) -> Sequence[WikiPageLink]:
+        """At most ``limit`` links on any work package the caller can see, in one request.
+
+        ``UnsupportedError`` on instances without ``GET /api/v3/wiki_page_links`` (before 17.6).
         """
 
 

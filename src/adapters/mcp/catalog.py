@@ -337,8 +337,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "openproject_get_wiki_page",
         "Get a wiki page",
-        "Get one wiki page by id: title, project, body text (where the OpenProject version exposes it) and "
-        "attachments with download links. Find ids with openproject_search_wiki_pages.",
+        "Get one wiki page by id: title, project and attachments with download links. No released OpenProject "
+        "version exposes a page's text through its API; the answer says so. Find ids with "
+        "openproject_search_wiki_pages.",
         a.GetWikiPageArgs,
         v.WikiPageDetail,
         _get_wiki_page,
@@ -346,9 +347,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "openproject_search_wiki_pages",
         "Search wiki pages",
-        "Find wiki pages by title and body text, tolerating typos, partial words, accents and questions; "
-        "ranked with snippets. Without a query, lists the discovered pages. Pages are discovered and cached "
-        "per user; refreshCache=true discovers them again.",
+        "Find wiki pages by title (and body text where available), tolerating typos, partial words, accents "
+        "and questions; ranked with snippets. Without a query, lists the discovered pages. OpenProject cannot "
+        "list wiki pages, so they are found by id, a bounded number per call: coverage says how far it got and "
+        "each new search goes further. refreshCache=true starts afresh.",
         a.SearchWikiPagesArgs,
         v.WikiSearchPage,
         _search_wiki_pages,
@@ -356,7 +358,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "openproject_list_wiki_page_links",
         "List wiki page links",
-        "List the wiki pages linked to one work package (OpenProject 17.6+; older versions answer "
+        "List the wiki pages linked to one work package, with provider, link type (relation or inline) and, "
+        "for OpenProject's own wiki, the page's id and title (OpenProject 17.6+; older versions answer "
         "OPENPROJECT_UNSUPPORTED).",
         a.ListWikiPageLinksArgs,
         v.WikiPageLinkList,

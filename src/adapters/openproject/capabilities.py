@@ -3,7 +3,7 @@
 Versions 16.6 to 18.0 differ (see the "Version profiles" of the dataset format): the probes ask
 the instance itself instead of trusting a version number (which only administrators can read).
 Probes run concurrently, in two rounds: first the lists (meetings, the meetings ``search``
-filter, the first project, the first work package), then what needs an id from them.
+filter, the first work package), then what needs an id from them.
 
 Only definitive answers are cached. An answer that needs data the instance does not have yet
 (no meeting to look at, no work package...) or that failed on the way (5xx, network, or a 403 on
@@ -158,17 +158,14 @@ class _Probe:
 
     async def run(self, wanted: set[str]) -> dict[str, Answer]:
         meetings_wanted = bool(wanted & {"meeting_list", "agenda_items", "meeting_participants"})
-        wiki_wanted = bool(wanted & {"wiki_page_list", "wiki_bodies"})
         work_package_wanted = bool(wanted & {"wiki_page_links", "display_ids"})
         meetings = asyncio.ensure_future(self._listing(meetings_wanted, self._meetings))
         search = asyncio.ensure_future(self._answer("meeting_search_filter" in wanted, self._meeting_search))
-        project = asyncio.ensure_future(self._listing(wiki_wanted, self._first_project))
         work_package = asyncio.ensure_future(self._listing(work_package_wanted, self._first_work_package))
-        await together([meetings, search, project, work_package])
+        await together([meetings, search, work_package])
 
         meeting_list = meetings.result()
         first_meeting: hal.MeetingHal | None = meeting_list.first
-        first_project: hal.ProjectHal | None = project.result().first
         first_work_package: hal.WorkPackageHal | None = work_package.result().first
 
         agenda = asyncio.ensure_future(
@@ -177,19 +174,20 @@ class _Probe:
         participants = asyncio.ensure_future(
             self._answer("meeting_participants" in wanted, lambda: self._participants(first_meeting))
         )
-        wiki = asyncio.ensure_future(self._wiki(first_project, wiki_wanted))
         links = asyncio.ensure_future(
             self._answer("wiki_page_links" in wanted, lambda: self._wiki_page_links(first_work_package))
         )
-        await together([agenda, participants, wiki, links])
+        await together([agenda, participants, links])
 
         answers: dict[str, Answer] = {
             "meeting_list": meeting_list.available,
             "meeting_search_filter": search.result(),
             "agenda_items": agenda.result(),
             "meeting_participants": participants.result(),
-            "wiki_page_list": wiki.result()[0],
-            "wiki_bodies": wiki.result()[1],
+            # No released version lists wiki pages or renders their text in APIv3 (ADR 0012):
+            # nothing to probe, and asking an unreleased path would be an off-spec request.
+            "wiki_page_list": False,
+            "wiki_bodies": False,
             "wiki_page_links": links.result(),
             "display_ids": (first_work_package.display_id is not None) if first_work_package else None,
         }
@@ -232,10 +230,6 @@ class _Probe:
             return False
         return True
 
-    async def _first_project(self) -> _Listing:
-        collection = await self._fetch(endpoints.PROJECTS.path(), hal.Collection[hal.ProjectHal], {"pageSize": 1})
-        return _Listing(available=True, first=next(iter(collection.elements), None))
-
     async def _first_work_package(self) -> _Listing:
         collection = await self._fetch(
             endpoints.WORK_PACKAGES.path(),
@@ -262,32 +256,6 @@ class _Probe:
         except NotFoundError:
             return None  # gone since it was listed
         return resource.links.participants is not None
-
-    async def _wiki(self, project: hal.ProjectHal | None, wanted: bool) -> tuple[Answer, Answer]:
-        """(wiki page list, wiki bodies)."""
-        if not wanted or project is None:
-            return None, None
-        try:
-            collection = await self._fetch(
-                endpoints.PROJECT_WIKI_PAGES.path(id=project.id),
-                hal.Collection[hal.WikiPageHal],
-                {"pageSize": 1},
-            )
-        except NotFoundError:
-            # No list: no page can be discovered, and no known version has bodies without it.
-            return False, False
-        except _UNDETERMINED:
-            return None, None
-        page = next(iter(collection.elements), None)
-        if page is None:
-            return True, True  # nothing to look at: bodies come with the list endpoint (18.0)
-        if page.text is not None:
-            return True, True
-        try:
-            resource = await self._fetch(endpoints.WIKI_PAGE.path(id=page.id), hal.WikiPageHal)
-        except (NotFoundError, *_UNDETERMINED):
-            return True, None
-        return True, resource.text is not None
 
     async def _wiki_page_links(self, work_package: hal.WorkPackageHal | None) -> Answer:
         if work_package is None:

@@ -143,17 +143,19 @@ MEETING_OUTCOME = Endpoint(
     note="The flat outcome resource (17.6 'API for Meeting outcomes', opf/openproject@0170877:docs/release-notes/"
     "17-6-0/README.md). Followed only when an agenda item links its outcomes one by one instead of embedding them.",
 )
-PROJECT_WIKI_PAGES = Endpoint(
-    "api/v3/projects/{id}/wiki_pages",
-    _PAGE,
-    since="18.0",
-    note="Shape assumed: a collection of wiki pages (in OpenProject's development branch, unreleased).",
-)
 WORK_PACKAGE_WIKI_PAGE_LINKS = Endpoint(
     "api/v3/work_packages/{id}/wiki_page_links",
     _PAGE,
     since="17.6",
-    note="Shape assumed: a collection of {id, identifier, provider, linkType, url, _links.wikiPage}.",
+    note="A WikiPageLinkCollection of {id, identifier, wikiPageLinkType, _links.provider, _links.linkable}; "
+    "some versions ignore offset and answer the first pageSize links.",
+)
+WIKI_PAGE_LINKS = Endpoint(
+    "api/v3/wiki_page_links",
+    frozenset({"filters", "pageSize"}),
+    since="17.6",
+    note="Every link on a work package the caller can see; filters provider, identifier, wiki_page_link_type. "
+    "Answers one page of pageSize links (offset is not read).",
 )
 
 ALL_ENDPOINTS: tuple[Endpoint, ...] = (
@@ -181,8 +183,8 @@ ALL_ENDPOINTS: tuple[Endpoint, ...] = (
     MEETING_SECTION,
     MEETING_AGENDA_ITEM_OUTCOMES,
     MEETING_OUTCOME,
-    PROJECT_WIKI_PAGES,
     WORK_PACKAGE_WIKI_PAGE_LINKS,
+    WIKI_PAGE_LINKS,
 )
 
 NEWER_THAN_17_3: tuple[Endpoint, ...] = tuple(e for e in ALL_ENDPOINTS if e.since is not None)

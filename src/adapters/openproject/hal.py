@@ -373,7 +373,7 @@ class WikiPageHal(_Hal, frozen=True, kw_only=True):
     type_: str | None = msgspec.field(name="_type", default=None)
     id: int
     title: str | None = None
-    text: Formattable | None = None  # 18.0 profile; absent on 16.x and 17.x
+    text: Formattable | None = None  # no released version renders it (only a development branch)
     updated_at: datetime | None = None
     links: WikiPageLinks = msgspec.field(name="_links", default_factory=WikiPageLinks)
 
@@ -395,16 +395,22 @@ class AttachmentHal(_Hal, frozen=True, kw_only=True):
 
 class WikiPageLinkLinks(_Hal, frozen=True, kw_only=True):
     self_: Link | None = msgspec.field(name="self", default=None)
-    wiki_page: Link | None = None
+    provider: Link | None = None  # {href: /api/v3/wiki_providers/<universal identifier>, title: name}
+    linkable: Link | None = None  # the work package
+    author: Link | None = None  # relation links only
 
 
 class WikiPageLinkHal(_Hal, frozen=True, kw_only=True):
-    """17.5+, shape assumed (not in the 17.3 document)."""
+    """One element of ``WikiPageLinkCollection`` (17.6+): ``PageLinkRepresenter`` and
+    ``RelationPageLinkRepresenter`` render ``id``, ``identifier``, ``wikiPageLinkType`` (a URN
+    ending in ``Inline`` or ``Relation``), timestamps and the links above; no page link, no
+    provider or type as plain strings, no URL.
+    """
 
     type_: str | None = msgspec.field(name="_type", default=None)
     id: int
     identifier: str | None = None
-    provider: str | None = None
-    link_type: str | None = None
-    url: str | None = None
+    wiki_page_link_type: str | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
     links: WikiPageLinkLinks = msgspec.field(name="_links", default_factory=WikiPageLinkLinks)

@@ -31,7 +31,6 @@ from openproject_mcp.domain.entities import (
     User,
     WikiPage,
     WikiPageLink,
-    WikiPageRef,
     WorkPackage,
     WorkPackageRef,
     WorkPackageType,
@@ -145,12 +144,15 @@ def page_of(collection: hal.Collection[Any], items: tuple[Any, ...], requested: 
     )
 
 
-def slice_page(items: tuple[Any, ...], requested: PageRequest) -> Page[Any]:
-    """A page cut client-side out of an unpaginated collection."""
+def slice_page(items: tuple[Any, ...], requested: PageRequest, total: int | None = None) -> Page[Any]:
+    """A page cut client-side out of an unpaginated collection (or out of its first ``len(items)``
+    elements, when the server said how many there are in all)."""
     offset = max(1, requested.offset)
     size = max(0, requested.page_size)
     start = (offset - 1) * size
-    return Page(items=items[start : start + size], total=len(items), offset=offset, page_size=size)
+    return Page(
+        items=items[start : start + size], total=len(items) if total is None else total, offset=offset, page_size=size
+    )
 
 
 # Resources -----------------------------------------------------------------------------------
@@ -425,13 +427,27 @@ def attachment(resource: hal.AttachmentHal, absolute: Callable[[str], str]) -> A
 
 
 def wiki_page_link(resource: hal.WikiPageLinkHal) -> WikiPageLink:
-    page = resource.links.wiki_page
-    page_id = id_from_href(page.href) if page else None
+    """A link in the 17.6 shape. Which page of OpenProject's own wiki it points at is not known
+    here (the identifier of that provider is the page id, but nothing in the payload says which
+    provider is OpenProject's own): the application resolves that."""
+    provider = resource.links.provider
+    provider_id = last_segment(provider.href) if provider else None
+    linkable = resource.links.linkable
+    linkable_id = id_from_href(linkable.href) if linkable else None
     return WikiPageLink(
         id=resource.id,
         identifier=resource.identifier,
-        provider=resource.provider,
-        link_type=resource.link_type,
-        wiki_page=WikiPageRef(id=page_id, title=(page.title if page else None) or "") if page_id is not None else None,
-        url=resource.url,
+        provider=(provider.title if provider else None) or provider_id,
+        provider_id=provider_id,
+        link_type=_urn_tail(resource.wiki_page_link_type),
+        work_package=WorkPackageRef(linkable_id, (linkable.title if linkable else None) or "")
+        if linkable_id is not None
+        else None,
     )
+
+
+def _urn_tail(urn: str | None) -> str | None:
+    """``urn:openproject-org:api:v3:wikiPageLinks:Relation`` -> ``relation``."""
+    if not urn:
+        return None
+    return urn.rsplit(":", 1)[-1].lower() or None

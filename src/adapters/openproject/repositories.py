@@ -24,7 +24,6 @@ from openproject_mcp.adapters.openproject.meetings import AiohttpMeetingReposito
 from openproject_mcp.domain.entities import (
     Activity,
     Attachment,
-    NamedRef,
     Priority,
     Project,
     SavedQuery,
@@ -70,29 +69,6 @@ __all__ = [
 T = TypeVar("T")
 
 _log = logging.getLogger(__name__)
-
-
-async def _fetch_all(
-    client: OpenProjectClient, path: str, tp: type[hal.Collection[T]]
-) -> tuple[hal.Collection[T], list[T]]:
-    """Every element of a collection, following its pages (concurrently) if the server pages it."""
-    first_params: dict[str, str | int] = {"offset": 1, "pageSize": endpoints.MAX_PAGE_SIZE}
-    first = await _fetch(client, path, tp, first_params)
-    elements = list(first.elements)
-    size, total = first.page_size, first.total
-    if not size or size < 0 or total is None or total <= len(elements):
-        return first, elements
-    pages = range(2, -(-total // size) + 1)
-    if len(pages) > client.requests_left:
-        # Refused before sending anything: the instance's claim, not the work, sets the count.
-        raise client.request_limit_error(
-            f"OpenProject reports {total:,} elements at GET /{path}, {size} per page: reading them would "
-            f"take {len(pages):,} more requests, past this call's limit of {client.settings.max_requests_per_call} "
-            f"(OPENPROJECT_MAX_REQUESTS_PER_CALL). Only the first {len(elements):,} were read, and none is returned."
-        )
-    for more in await together(_fetch(client, path, tp, {"offset": n, "pageSize": size}) for n in pages):
-        elements.extend(more.elements)
-    return first, elements
 
 
 def _resource_ref(ref: int | str, what: str) -> int | str:
@@ -355,21 +331,10 @@ class AiohttpWikiPageRepository(WikiPageRepository):
         with _reading(self._client, path):
             return tuple(mapping.attachment(e, self._client.absolute_url) for e in collection.elements)
 
-    async def list_for_project(self, project_id: int) -> Sequence[WikiPage]:
-        path = endpoints.PROJECT_WIKI_PAGES.path(id=project_id)
-        try:
-            _, elements = await _fetch_all(self._client, path, hal.Collection[hal.WikiPageHal])
-        except NotFoundError as exc:
-            # Either the project is not visible (reported as such) or the endpoint does not exist.
-            await AiohttpProjectRepository(self._client).get(project_id)
-            raise UnsupportedError(
-                "This OpenProject instance cannot list the wiki pages of a project "
-                "(GET /api/v3/projects/{id}/wiki_pages answered 404); wiki pages can only be read by id.",
-                status=exc.status,
-            ) from exc
-        fallback = NamedRef(id=project_id, name="")
-        with _reading(self._client, path):
-            return tuple(mapping.wiki_page(e, project_fallback=fallback) for e in elements)
+    async def list_pages(self, project_id: int | None) -> Sequence[WikiPage] | None:
+        # No released version has a wiki page list in APIv3 (the list and page text exist only
+        # in a development branch), so none is asked for: pages are found by id.
+        return None
 
 
 class AiohttpWikiPageLinkRepository(WikiPageLinkRepository):
@@ -389,8 +354,29 @@ class AiohttpWikiPageLinkRepository(WikiPageLinkRepository):
                 "has no GET /api/v3/work_packages/{id}/wiki_page_links.",
                 status=exc.status,
             ) from exc
+        if page.offset > 1 and collection.offset == 1:
+            # Some versions read only pageSize: ask for everything up to the page wanted and cut here.
+            wanted = {"offset": 1, "pageSize": min(page.offset * page.page_size, endpoints.MAX_PAGE_SIZE)}
+            collection = await _fetch(self._client, path, hal.Collection[hal.WikiPageLinkHal], wanted)
+            with _reading(self._client, path):
+                items = tuple(mapping.wiki_page_link(e) for e in collection.elements)
+            return mapping.slice_page(items, page, total=collection.total)
         with _reading(self._client, path):
             items = tuple(mapping.wiki_page_link(e) for e in collection.elements)
         if collection.page_size is None:
             return mapping.slice_page(items, page)  # the server sent everything at once
         return mapping.page_of(collection, items, page)
+
+    async def list_all(self, limit: int) -> Sequence[WikiPageLink]:
+        path = endpoints.WIKI_PAGE_LINKS.path()
+        params: dict[str, str | int] = {"pageSize": max(1, min(limit, endpoints.MAX_PAGE_SIZE))}
+        try:
+            collection = await _fetch(self._client, path, hal.Collection[hal.WikiPageLinkHal], params)
+        except NotFoundError as exc:
+            raise UnsupportedError(
+                "Listing every wiki page link needs OpenProject 17.6 or newer; this instance has no "
+                "GET /api/v3/wiki_page_links.",
+                status=exc.status,
+            ) from exc
+        with _reading(self._client, path):
+            return tuple(mapping.wiki_page_link(e) for e in collection.elements[:limit])

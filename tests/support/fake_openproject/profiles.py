@@ -335,14 +335,6 @@ PROFILE_FOR_VERSION: dict[str, str] = {
 """Which profile plays each version a dataset (``instance.version``) or a test may name."""
 
 
-def with_unreleased_wiki_api(profile: Profile) -> Profile:
-    """``profile`` plus a wiki page list (``/projects/{id}/wiki_pages``) and page texts, as only
-    OpenProject's unmerged branch snapshots have them (@019c40c:lib/api/v3/wiki_pages/nested_apis.rb,
-    @f41e639:lib/api/v3/wiki_pages/wiki_page_representer.rb). No release serves this: it exists to
-    compare the HTTP backend with the fixture backend, which offers every capability."""
-    return replace(profile, name=f"{profile.name}+unreleased-wiki", wiki_page_list=True, wiki_bodies=True)
-
-
 def profile_named(name: str) -> Profile:
     """The profile for a version: one of ``PROFILE_FOR_VERSION``. A version played by another
     version's profile (17.4, 17.6, 17.7) reports its own ``coreVersion``."""

@@ -749,17 +749,34 @@ class Renderer:
         return payload
 
     def wiki_page_link(self, link: WikiPageLink) -> JSON:
-        """Shape assumed (17.5+, not in the 17.3 document)."""
+        """``PageLinkRepresenter`` / ``RelationPageLinkRepresenter`` (17.6+): the page is named by
+        ``identifier`` only (for OpenProject's own wiki, the page id), the provider and the work
+        package by links; no page link, no provider or type as strings, no URL
+        (``@a27f373:modules/wikis/lib/api/v3/page_links/page_link_representer.rb``,
+        ``@1ef26bf:.../relation_page_link_representer.rb``)."""
         row = self.dataset.wiki_page_links[link.id]
-        page = self.dataset.wiki_pages[row.wiki_page_id]
-        return {
+        work_package = self.dataset.work_packages[row.work_package_id]
+        kind = "Inline" if (link.link_type or "relation").lower() == "inline" else "Relation"
+        identifier = link.identifier or ""
+        payload: JSON = {
             "_type": "WikiPageLink",
             "id": link.id,
-            "provider": link.provider,
-            "linkType": link.link_type,
-            "_links": {
-                "self": self.link(f"{API}/wiki_page_links/{link.id}"),
-                "wikiPage": self.link(f"{API}/wiki_pages/{page.id}", page.title),
-                "workPackage": self.work_package_link(row.work_package_id),
-            },
+            "identifier": identifier,
+            "wikiPageLinkType": f"urn:openproject-org:api:v3:wikiPageLinks:{kind}",
+            "createdAt": stamp(work_package.created_at),
+            "updatedAt": stamp(work_package.updated_at),
         }
+        links: JSON = {
+            # "Title being the identifier is kind of a placeholder until we have actual page names."
+            "self": self.link(f"{API}/wiki_page_links/{link.id}", identifier),
+            "provider": self.link(
+                f"{API}/wiki_providers/{quote(link.provider_id or link.provider or 'internal', safe='')}",
+                link.provider or "Internal wiki",
+            ),
+            "linkable": self.work_package_link(row.work_package_id),
+        }
+        if kind == "Relation":
+            links["author"] = self.user_link(work_package.author)
+            links["delete"] = self.link(f"{API}/wiki_page_links/{link.id}", method="delete")
+        payload["_links"] = links
+        return payload

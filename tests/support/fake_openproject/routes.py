@@ -7,7 +7,7 @@ profile does not have are not registered at all, so they answer 404 like any unk
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +21,7 @@ from openproject_mcp.adapters.fixture.filtering import (
     unknown_filter,
 )
 from openproject_mcp.adapters.fixture.paging import paginate
-from openproject_mcp.domain.entities import Project, SavedQuery
+from openproject_mcp.domain.entities import Project, SavedQuery, WikiPageLink
 from openproject_mcp.domain.queries import Filter, PageRequest
 from tests.support.fake_openproject.errors import ApiError, bad_request, forbidden, invalid_query, not_found
 from tests.support.fake_openproject.meeting_query import meetings_for
@@ -135,10 +135,11 @@ class Routes:
                 (f"{API}/meetings/{{meeting_id}}/agenda_items/{{id}}/outcomes", self.agenda_item_outcomes),
                 (f"{API}/meeting_outcomes/{{id}}", self.outcome),
             ]
-        if p.wiki_page_list:
-            routes.append((f"{API}/projects/{{id}}/wiki_pages", self.project_wiki_pages))
+        # No released version lists wiki pages in APIv3, so no profile serves such a list.
         if p.wiki_page_links:
             routes.append((f"{API}/work_packages/{{id}}/wiki_page_links", self.wiki_page_links))
+        if p.wiki_page_links_global:
+            routes.append((f"{API}/wiki_page_links", self.all_wiki_page_links))
         return routes
 
     # Root and spec ----------------------------------------------------------------------------
@@ -175,16 +176,6 @@ class Routes:
         project = await self._project(call)
         scope = Filter("project", "=", (str(project.id),))
         return await self._work_package_list(call, f"{API}/projects/{project.id}/work_packages", scope)
-
-    async def project_wiki_pages(self, call: Call) -> JSON:
-        project = await self._project(call)
-        pages = await call.tenant.wiki_pages.list_for_project(project.id)
-        page = paginate(list(pages), call.page())
-        return call.render.collection(
-            [call.render.wiki_page(p) for p in page.items],
-            path=f"{API}/projects/{project.id}/wiki_pages",
-            page=page,
-        )
 
     # Metadata ---------------------------------------------------------------------------------
 
@@ -268,6 +259,7 @@ class Routes:
         return call.render.collection(
             [call.render.wiki_page_link(link) for link in page.items],
             path=f"{API}/work_packages/{work_package_id}/wiki_page_links",
+            type_="WikiPageLinkCollection",
             page=page,
         )
 
@@ -419,6 +411,23 @@ class Routes:
             raise not_found("The requested agenda item does not exist.")
         return call.render.agenda_item(*found)
 
+    async def all_wiki_page_links(self, call: Call) -> JSON:
+        """``PageLinksAPI#get`` (17.6+): ``PageLinkQuery`` filters, links on visible work packages,
+        ``per_page: params[:pageSize]`` only, so ``offset`` is not read
+        (``@7522e89:modules/wikis/lib/api/v3/page_links/page_links_api.rb``)."""
+        listing = call.listing()
+        links = [row.link for row in call.tenant.dataset.wiki_page_links.values()]
+        uids = sorted({link.provider_id or link.provider or "internal" for link in links})
+        keep = compile_filters(listing.filters or [], lambda f: _page_link_filter(f, uids))
+        matching = [link for link in links if keep(link)]
+        page = paginate(matching, PageRequest(1, listing.page.page_size))
+        return call.render.collection(
+            [call.render.wiki_page_link(link) for link in page.items],
+            path=f"{API}/wiki_page_links",
+            type_="WikiPageLinkCollection",
+            page=page,
+        )
+
     async def outcome(self, call: Call) -> JSON:
         found: OutcomeRef | None = call.tenant.outcomes.get(_integer_id(call.match["id"], "Outcome"))
         if found is None:
@@ -446,6 +455,45 @@ def _check_status(filters: list[Filter], allowed: frozenset[str]) -> None:
     for f in filters:
         if f.name == "status" and (not f.values or any(v not in allowed for v in f.values)):
             raise invalid_query("Filters Status filter has invalid values.")
+
+
+_LINK_TYPE_URNS = {
+    "urn:openproject-org:api:v3:wikiPageLinks:Inline": "inline",
+    "urn:openproject-org:api:v3:wikiPageLinks:Relation": "relation",
+}
+
+
+def _page_link_filter(f: Filter, provider_uids: Sequence[str]) -> Predicate[WikiPageLink]:
+    """``PageLinkQuery`` filters: ``provider`` (list of enabled providers' universal identifiers),
+    ``identifier`` (string), ``wiki_page_link_type`` (list of URNs)
+    (``@45b991b:.../page_links/filter/provider_filter.rb``, ``@1ef26bf:.../wiki_page_link_type_filter.rb``,
+    ``@9610091:.../identifier_filter.rb``)."""
+    if f.name == "provider":
+        require_operator(f, ("=", "!"))
+        unknown = [v for v in f.values if v not in provider_uids]
+        if unknown or not f.values:
+            raise invalid_query(f"Filters Provider filter has invalid values: {', '.join(unknown) or '(none)'}.")
+        wanted = set(f.values)
+        return lambda link: ((link.provider_id or link.provider or "internal") in wanted) == (f.operator == "=")
+    if f.name == "wiki_page_link_type":
+        require_operator(f, ("=", "!"))
+        kinds = {_LINK_TYPE_URNS.get(v) for v in f.values}
+        if None in kinds or not f.values:
+            raise invalid_query("Filters Type filter has invalid values.")
+        return lambda link: ((link.link_type or "relation") in kinds) == (f.operator == "=")
+    if f.name == "identifier":
+        require_operator(f, ("=", "!", "~", "!~"))
+        values = [v.lower() for v in f.values]
+        if not values:
+            raise invalid_query("Filters Identifier filter needs a value.")
+
+        def holds(link: WikiPageLink) -> bool:
+            text = (link.identifier or "").lower()
+            hit = text in values if f.operator in ("=", "!") else any(v in text for v in values)
+            return hit == (f.operator in ("=", "~"))
+
+        return holds
+    raise unknown_filter(f.name, "wiki page links")
 
 
 def _query_filter(f: Filter) -> Predicate[SavedQuery]:

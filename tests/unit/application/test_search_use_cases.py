@@ -6,18 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from openproject_mcp.adapters.fixture.dataset import Dataset, load_dataset
+from openproject_mcp.adapters.fixture.dataset import load_dataset
 from openproject_mcp.adapters.fixture.meeting_repository import InMemoryMeetingRepository
 from openproject_mcp.adapters.fixture.project_repository import InMemoryProjectRepository
-from openproject_mcp.adapters.fixture.wiki_repositories import InMemoryWikiPageRepository
-from openproject_mcp.application.caching import TenantCaches
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.search_meetings import SearchMeetings, SearchMeetingsRequest
-from openproject_mcp.application.search_wiki_pages import DiscoverySettings, SearchWikiPages, SearchWikiPagesRequest
+from openproject_mcp.application.search_wiki_pages import SearchWikiPages, SearchWikiPagesRequest
 from openproject_mcp.application.search_work_packages import SearchWorkPackages, SearchWorkPackagesRequest
 from openproject_mcp.application.work_packages import WorkPackageScope
 from openproject_mcp.domain.capabilities import InstanceCapabilities
-from openproject_mcp.domain.entities import WikiPage
 from openproject_mcp.domain.errors import InvalidArgumentError
 from openproject_mcp.ports import CapabilityRepository
 from tests.support.datasets import (
@@ -183,63 +180,6 @@ async def test_wiki_search_finds_body_only_words_below_title_hits(tmp_path: Path
     assert [e.id for e in page.elements] == [1, 2]
     assert page.elements[0].score > page.elements[1].score
     assert page.elements[1].matched_fields == ("text",)
-
-
-def wiki_document(ids: list[int], mention: dict[int, int] | None = None) -> dict[str, object]:
-    document = base_document()
-    document["wiki_pages"] = [
-        {
-            "id": page_id,
-            "project": 1,
-            "title": f"Page {page_id}",
-            "text": f"See wiki_pages/{mention[page_id]}" if mention and page_id in mention else "Routine notes.",
-            "updatedAt": "2026-01-01T00:00:00Z",
-        }
-        for page_id in ids
-    ]
-    return document
-
-
-class CountingWikiPages(InMemoryWikiPageRepository):
-    def __init__(self, dataset: Dataset) -> None:
-        super().__init__(dataset)
-        self.asked: list[int] = []
-
-    async def get(self, page_id: int) -> WikiPage:
-        self.asked.append(page_id)
-        return await super().get(page_id)
-
-
-async def test_without_a_wiki_list_pages_are_discovered_by_probing_windows(tmp_path: Path) -> None:
-    # Pages 1-30 and 45; page 45 mentions page 400, far beyond the windows.
-    ids = [*range(1, 31), 45, 400]
-    dataset = load_dataset(write(tmp_path, wiki_document(ids, mention={45: 400})))
-    pages = CountingWikiPages(dataset)
-    seen: list[tuple[float, float | None]] = []
-
-    async def progress(done: float, total: float | None, message: str | None) -> None:
-        seen.append((done, total))
-
-    search = SearchWikiPages(
-        pages,
-        InMemoryProjectRepository(dataset),
-        FixedCapabilities(InstanceCapabilities(wiki_page_list=False)),
-        ProjectResolver(InMemoryProjectRepository(dataset)),
-        TenantCaches(),
-        "tenant:test",
-        DiscoverySettings(window=25, max_probe_id=500),
-    )
-    page = await search.execute(SearchWikiPagesRequest(limit=100, progress=progress))
-    assert sorted(e.id for e in page.elements) == ids
-    # windows 1-25, 26-50 (hits 26-30 and 45), 51-75 (no hit: stop), then the mentioned page 400
-    assert max(p for p in pages.asked if p != 400) == 75
-    assert page.notes and any("probing" in n for n in page.notes)
-    assert seen and all(total is None for _, total in seen)
-    again = await search.execute(SearchWikiPagesRequest(limit=100))
-    assert len(pages.asked) == 76, "the discovery is cached per tenant"
-    assert again.total == page.total
-    await search.execute(SearchWikiPagesRequest(limit=100, refresh_cache=True))
-    assert len(pages.asked) == 152
 
 
 @pytest.mark.parametrize("query", ["#110", "110", "SHOP-10", "shop-10"])

@@ -20,7 +20,6 @@ from openproject_mcp.adapters.fixture import (
 )
 from openproject_mcp.domain.queries import Filter, MeetingQuery, MeetingTime, PageRequest, SortKey
 from tests.support.fake_openproject import PROFILES, FakeOpenProject, Fault, RecordedRequest
-from tests.support.fake_openproject.profiles import with_unreleased_wiki_api
 from tests.unit.support.fake_client import (
     OTHER_TOKEN,
     TOKEN,
@@ -287,6 +286,7 @@ PROFILE_TABLE: dict[str, dict[str, int]] = {
     "api/v3/meetings?filters=" + filters(("search", "**", ["roadmap"])): per_profile(400, 400, 400, 400, 400),
     "api/v3/projects/1/wiki_pages": per_profile(404, 404, 404, 404, 404),
     "api/v3/work_packages/116/wiki_page_links": per_profile(404, 404, 404, 200, 200),
+    "api/v3/wiki_page_links": per_profile(404, 404, 404, 200, 200),
     "api/v3/work_packages/SHOP-1": per_profile(400, 400, 200, 200, 200),
     "api/v3/wiki_pages/304": per_profile(200, 200, 200, 200, 200),
 }
@@ -475,17 +475,46 @@ async def test_activities_are_comments_or_changes_with_untitled_user_links(
     assert collection["_links"]["self"]["href"] == f"/api/v3/work_packages/{work_package_id}/activities"
 
 
-async def test_wiki_pages_have_no_attachments_and_list_per_project_off_release(
-    serve_demo: ServeDemo, demo: Dataset
-) -> None:
-    async with serve_demo(profile=with_unreleased_wiki_api(PROFILES["18.0"]), page_size_max=2) as (_, api):
+async def test_wiki_pages_have_no_attachments(serve_demo: ServeDemo) -> None:
+    async with serve_demo(profile="18.0") as (_, api):
         attachments = await api.json("api/v3/wiki_pages/304/attachments")
-        first = await api.json("api/v3/projects/1/wiki_pages")
-        second = await api.json("api/v3/projects/1/wiki_pages", {"offset": 2})
     assert (attachments["total"], attachments["_embedded"]["elements"]) == (0, [])
-    in_project = [p.id for p in demo.wiki_pages.values() if p.project.id == 1]
-    assert ids(first) + ids(second) == in_project[:4]
-    assert first["total"] == len(in_project)
+
+
+RELATION = "urn:openproject-org:api:v3:wikiPageLinks:Relation"
+
+
+async def test_wiki_page_links_have_the_17_6_shape(serve_demo: ServeDemo, demo: Dataset) -> None:
+    async with serve_demo(profile="18.0") as (_, api):
+        collection = await api.json("api/v3/work_packages/116/wiki_page_links")
+    assert collection["_type"] == "WikiPageLinkCollection"
+    [link] = collection["_embedded"]["elements"]
+    assert set(link) == {"_type", "id", "identifier", "wikiPageLinkType", "createdAt", "updatedAt", "_links"}
+    assert (link["identifier"], link["wikiPageLinkType"]) == ("304", RELATION)
+    assert set(link["_links"]) == {"self", "provider", "linkable", "author", "delete"}
+    assert link["_links"]["provider"]["href"].endswith("/api/v3/wiki_providers/internal")
+    assert link["_links"]["linkable"]["href"].endswith("/api/v3/work_packages/116")
+    assert link["_links"]["self"]["title"] == "304"
+
+
+async def test_every_wiki_page_link_with_filters(serve_demo: ServeDemo, demo: Dataset) -> None:
+    async with serve_demo(profile="18.0") as (_, api):
+        everything = await api.json("api/v3/wiki_page_links")
+        by_identifier = await api.json("api/v3/wiki_page_links", {"filters": filters(("identifier", "=", ["305"]))})
+        by_provider = await api.json("api/v3/wiki_page_links", {"filters": filters(("provider", "=", ["internal"]))})
+        by_type = await api.json(
+            "api/v3/wiki_page_links", {"filters": filters(("wiki_page_link_type", "!", [RELATION]))}
+        )
+        first_two = await api.json("api/v3/wiki_page_links", {"pageSize": 2, "offset": 2})
+        bad_provider = await api.get("api/v3/wiki_page_links", {"filters": filters(("provider", "=", ["nope"]))})
+        bad_type = await api.get("api/v3/wiki_page_links", {"filters": filters(("wiki_page_link_type", "=", ["x"]))})
+        unknown = await api.get("api/v3/wiki_page_links", {"filters": filters(("linkable", "=", ["1"]))})
+    assert ids(everything) == sorted(demo.wiki_page_links)
+    assert [e["identifier"] for e in by_identifier["_embedded"]["elements"]] == ["305"]
+    assert ids(by_provider) == ids(everything) and ids(by_type) == []
+    assert ids(first_two) == sorted(demo.wiki_page_links)[:2], "offset is not read, as in OpenProject"
+    for answer in (bad_provider, bad_type, unknown):
+        assert (answer.status, answer.error) == (400, "InvalidQuery")
 
 
 @pytest.mark.parametrize("spec", [None, {"openapi": "3.1.0", "paths": {}}])

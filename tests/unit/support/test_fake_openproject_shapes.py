@@ -19,8 +19,7 @@ from openproject_mcp.adapters.fixture import (
 from openproject_mcp.adapters.openproject import hal, mapping
 from openproject_mcp.domain.queries import MeetingQuery, PageRequest
 from tests.conftest import shared_path
-from tests.support.fake_openproject import PROFILES, FakeOpenProject
-from tests.support.fake_openproject.profiles import with_unreleased_wiki_api
+from tests.support.fake_openproject import FakeOpenProject
 from tests.unit.support.fake_client import TOKEN, Answer, ServeDemo, api_for, ids
 
 # Keys an example carries that depend on the instance's custom fields, never on the resource.
@@ -195,13 +194,13 @@ DECODED: list[tuple[str, Any]] = [
     ("meetings/201/agenda_items/901/outcomes", hal.Collection[hal.OutcomeHal]),
     ("wiki_pages/304", hal.WikiPageHal),
     ("wiki_pages/304/attachments", hal.Collection[hal.AttachmentHal]),
-    ("projects/1/wiki_pages", hal.Collection[hal.WikiPageHal]),
+    ("wiki_page_links", hal.Collection[hal.WikiPageLinkHal]),
     ("work_packages/116/wiki_page_links", hal.Collection[hal.WikiPageLinkHal]),
 ]
 
 
 async def test_the_adapter_structs_decode_every_rendering(serve_demo: ServeDemo) -> None:
-    async with serve_demo(profile=with_unreleased_wiki_api(PROFILES["18.0"])) as (_, api):
+    async with serve_demo(profile="18.0") as (_, api):
         for path, struct in DECODED:
             answer = await api.get(f"api/v3/{path}")
             assert answer.status == 200, path

@@ -54,7 +54,8 @@ PROFILES: dict[str, InstanceCapabilities] = {
         wiki_page_links=False,
         display_ids=False,
     ),
-    "18.0": InstanceCapabilities(),  # everything
+    # Everything but a wiki page list and page text, which no released version has (never probed).
+    "18.0": InstanceCapabilities(wiki_bodies=False, wiki_page_list=False),
 }
 
 
@@ -151,13 +152,15 @@ async def test_only_definitive_answers_are_cached(make_client: ClientMaker, api:
     found = await AiohttpCapabilityRepository(await make_client(), cache).capabilities()
     assert found.meeting_list and found.meeting_search_filter
     # Nothing to look at is no evidence of absence: the features count as present for this call (their
-    # own requests then tell), except the wiki page list, whose absence only selects id discovery.
+    # own requests then tell). No released version lists wiki pages or has their text: known without asking.
     assert found.agenda_items and found.display_ids and not found.wiki_page_list
-    assert cache.known(BASE) == {"meeting_list": True, "meeting_search_filter": True}
+    no_wiki_list = {"wiki_page_list": False, "wiki_bodies": False}
+    assert cache.known(BASE) == {"meeting_list": True, "meeting_search_filter": True} | no_wiki_list
     sent = len(issued(api))
     await AiohttpCapabilityRepository(await make_client(), cache).capabilities()
     later = [url.path for _, url in issued(api)][sent:]
-    assert "/api/v3/projects" in later and "/api/v3/work_packages" in later  # asked again
+    assert "/api/v3/work_packages" in later  # asked again
+    assert not any("wiki_pages" in path for _, url in issued(api) for path in [url.path])
 
 
 async def test_a_failing_probe_is_asked_again(make_client: ClientMaker, api: aioresponses) -> None:
@@ -205,7 +208,7 @@ async def test_a_forbidden_probe_is_undetermined_not_fatal_and_not_cached(
     found = await AiohttpCapabilityRepository(await make_client(max_retries=0), cache).capabilities()
     assert found.meeting_list is True and found.agenda_items is True  # not reported as missing
     assert found.wiki_page_list is False
-    assert cache.known(BASE) == {}
+    assert cache.known(BASE) == {"wiki_page_list": False, "wiki_bodies": False}  # known without asking
 
 
 async def test_definitive_answers_expire(make_client: ClientMaker, api: aioresponses) -> None:

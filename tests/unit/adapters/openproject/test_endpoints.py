@@ -106,8 +106,8 @@ def test_the_newer_endpoints() -> None:
         "api/v3/meeting_sections/{id}",
         "api/v3/meetings/{meeting_id}/agenda_items/{id}/outcomes",
         "api/v3/meeting_outcomes/{id}",
-        "api/v3/projects/{id}/wiki_pages",
         "api/v3/work_packages/{id}/wiki_page_links",
+        "api/v3/wiki_page_links",
     }
 
 
@@ -126,7 +126,8 @@ def test_paths_encode_their_values() -> None:
         ("api/v3/projects", "api/v3/projects"),
         ("api/v3/projects/demo%2Fx", "api/v3/projects/{id}"),
         ("api/v3/projects/1/types", "api/v3/projects/{id}/types"),
-        ("api/v3/projects/1/wiki_pages", "api/v3/projects/{id}/wiki_pages"),
+        ("api/v3/wiki_page_links", "api/v3/wiki_page_links"),
+        ("api/v3/work_packages/38/wiki_page_links", "api/v3/work_packages/{id}/wiki_page_links"),
         ("api/v3/work_packages/schemas/1-1", "api/v3/work_packages/schemas/{identifier}"),
         ("api/v3/work_packages/38/activities", "api/v3/work_packages/{id}/activities"),
         ("api/v3/meetings/2/agenda_items/3/outcomes", "api/v3/meetings/{meeting_id}/agenda_items/{id}/outcomes"),

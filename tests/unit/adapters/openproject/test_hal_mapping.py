@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from openproject_mcp.adapters.openproject import hal, mapping
-from openproject_mcp.domain.entities import NamedRef, WikiPageRef, WorkPackageRef
+from openproject_mcp.domain.entities import NamedRef, WorkPackageRef
 from openproject_mcp.domain.queries import PageRequest
 
 
@@ -250,7 +250,7 @@ def test_participants_from_links() -> None:
     assert mapping.participants(decode(single, hal.MeetingHal)) is None
 
 
-def test_wiki_page_with_text_and_wiki_page_link() -> None:
+def test_wiki_page_with_text() -> None:
     page = mapping.wiki_page(
         decode(
             {
@@ -268,21 +268,45 @@ def test_wiki_page_with_text_and_wiki_page_link() -> None:
         NamedRef(1, "Demo"),
         datetime(2026, 9, 2, 9, tzinfo=UTC),
     )
-    wiki_link = mapping.wiki_page_link(
+
+
+def page_link(identifier: str, kind: str, provider: dict[str, Any]) -> dict[str, Any]:
+    """A ``WikiPageLink`` as 17.6+ renders it (``PageLinkRepresenter``)."""
+    return {
+        "_type": "WikiPageLink",
+        "id": 7,
+        "identifier": identifier,
+        "wikiPageLinkType": f"urn:openproject-org:api:v3:wikiPageLinks:{kind}",
+        "createdAt": "2026-09-02T09:00:00Z",
+        "updatedAt": "2026-09-02T09:00:00Z",
+        "_links": {
+            "self": link("/api/v3/wiki_page_links/7", identifier),
+            "provider": provider,
+            "linkable": link("/api/v3/work_packages/38", "Fix the login"),
+        },
+    }
+
+
+def test_wiki_page_links_in_the_17_6_shape() -> None:
+    internal = mapping.wiki_page_link(
         decode(
-            {
-                "id": 7,
-                "identifier": "onboarding-guide",
-                "provider": "internal",
-                "linkType": "relation",
-                "url": "https://op.example.com/projects/demo/wiki/onboarding-guide",
-                "_links": {"wikiPage": link("/api/v3/wiki_pages/1", "Onboarding Guide")},
-            },
-            hal.WikiPageLinkHal,
+            page_link("12", "Relation", link("/api/v3/wiki_providers/5f0c-uid", "Internal wiki")), hal.WikiPageLinkHal
         )
     )
-    assert wiki_link.wiki_page == WikiPageRef(1, "Onboarding Guide")
-    assert (wiki_link.provider, wiki_link.link_type) == ("internal", "relation")
+    assert (internal.identifier, internal.provider, internal.provider_id) == ("12", "Internal wiki", "5f0c-uid")
+    assert internal.link_type == "relation" and internal.work_package == WorkPackageRef(38, "Fix the login")
+    assert internal.wiki_page is None and internal.url is None  # the application resolves the page
+    xwiki = mapping.wiki_page_link(
+        decode(
+            page_link("/wiki/path/to/kiwi", "Inline", {"href": "/api/v3/wiki_providers/x%20wiki"}), hal.WikiPageLinkHal
+        )
+    )
+    assert (xwiki.identifier, xwiki.provider, xwiki.provider_id, xwiki.link_type) == (
+        "/wiki/path/to/kiwi",
+        "x wiki",
+        "x wiki",
+        "inline",
+    )
 
 
 def test_query_filters_with_linked_values_and_encoded_operators() -> None:

@@ -29,7 +29,6 @@ from openproject_mcp.adapters.openproject.concurrency import together
 from openproject_mcp.adapters.openproject.meetings import MAX_OUTCOME_FOLLOWS
 from openproject_mcp.adapters.openproject.repositories import (
     AiohttpProjectRepository,
-    AiohttpWikiPageRepository,
     AiohttpWorkPackageRepository,
 )
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest
@@ -40,7 +39,6 @@ from openproject_mcp.config import Settings, UpstreamLimits
 from openproject_mcp.domain.errors import (
     InvalidQueryError,
     OpenProjectMcpError,
-    RequestLimitError,
     UpstreamServerError,
 )
 from tests.unit.adapters.openproject import payloads as p
@@ -272,20 +270,6 @@ async def test_a_5_mb_project_description_is_cut_with_truncated_true() -> None:
 
 
 # Fan-out -------------------------------------------------------------------------------------------
-
-
-async def test_a_claimed_total_of_a_million_is_refused_after_one_request(make_client: ClientMaker) -> None:
-    page = p.collection([p.wiki_page(1)], total=1_000_000, pageSize=1, offset=1)
-    async with hostile({"api/v3/projects/1/wiki_pages": json_answer(page)}) as server:
-        client = await make_client(server.base_url, TOKEN)
-        with pytest.raises(RequestLimitError) as caught:
-            await AiohttpWikiPageRepository(client).list_for_project(1)
-        message = caught.value.message
-        assert "1,000,000 elements" in message and "999,999 more requests" in message
-        assert "limit of 200" in message and "OPENPROJECT_MAX_REQUESTS_PER_CALL" in message
-        assert caught.value.limit == 200
-        assert server.requests == ["api/v3/projects/1/wiki_pages"], "nothing sent beyond the first page"
-        await assert_next_call_works(make_client, server)
 
 
 async def test_3000_outcome_links_are_followed_only_up_to_a_bound_and_the_answer_says_so() -> None:

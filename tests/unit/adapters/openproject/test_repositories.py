@@ -28,7 +28,7 @@ from openproject_mcp.adapters.openproject.repositories import (
     AiohttpWikiPageRepository,
     AiohttpWorkPackageRepository,
 )
-from openproject_mcp.domain.entities import AgendaItem, NamedRef, WikiPageRef, WorkPackageRef
+from openproject_mcp.domain.entities import AgendaItem, NamedRef, WorkPackageRef
 from openproject_mcp.domain.errors import (
     AuthenticationError,
     ForbiddenError,
@@ -754,45 +754,25 @@ async def test_wiki_attachments_get_absolute_download_urls(make_client: ClientMa
     assert (found.file_name, found.file_size, found.content_type) == ("some.gif", 3521772, "image/gif")
 
 
-async def test_wiki_pages_of_a_project_across_pages(client: OpenProjectClient, api: aioresponses) -> None:
-    def page_of(offset: int) -> p.JSON:
-        pages = {1: [p.wiki_page(1, "A"), p.wiki_page(2, "B")], 2: [p.wiki_page(3, "C")]}
-        return p.collection(pages[offset], total=3) | {"pageSize": 2, "offset": offset}
-
-    def answer(url: object, **kwargs: object) -> CallbackResult:
-        params = kwargs["params"]
-        assert isinstance(params, dict)
-        return CallbackResult(payload=page_of(int(params["offset"])))
-
-    api.get(url_for("api/v3/projects/1/wiki_pages"), callback=answer, repeat=True)
-    pages = await AiohttpWikiPageRepository(client).list_for_project(1)
-    assert [page.title for page in pages] == ["A", "B", "C"]
-    assert sorted(q["offset"] for q in queries_to(api, "api/v3/projects/1/wiki_pages")) == ["1", "2"]
+async def test_no_wiki_page_list_is_asked_for(client: OpenProjectClient, api: aioresponses) -> None:
+    # No released version has one: pages are found by id, without an off-spec request.
+    assert await AiohttpWikiPageRepository(client).list_pages(1) is None
+    assert await AiohttpWikiPageRepository(client).list_pages(None) is None
+    assert not issued(api)
 
 
-async def test_wiki_page_list_unsupported_before_18(client: OpenProjectClient, api: aioresponses) -> None:
-    api.get(url_for("api/v3/projects/1/wiki_pages"), status=404, payload=NOT_FOUND)
-    api.get(f"{BASE}api/v3/projects/1", payload=p.project(1))
-    with pytest.raises(UnsupportedError, match="wiki_pages"):
-        await AiohttpWikiPageRepository(client).list_for_project(1)
-
-
-async def test_wiki_page_list_of_a_missing_project(client: OpenProjectClient, api: aioresponses) -> None:
-    api.get(url_for("api/v3/projects/9/wiki_pages"), status=404, payload=NOT_FOUND)
-    api.get(f"{BASE}api/v3/projects/9", status=404, payload=NOT_FOUND)
-    with pytest.raises(NotFoundError):
-        await AiohttpWikiPageRepository(client).list_for_project(9)
-
-
-def wiki_page_link(link_id: int) -> p.JSON:
+def wiki_page_link(link_id: int, identifier: str = "1") -> p.JSON:
+    """A link as 17.6+ renders it: the page named by ``identifier`` only."""
     return {
         "_type": "WikiPageLink",
         "id": link_id,
-        "identifier": "onboarding-guide",
-        "provider": "internal",
-        "linkType": "relation",
-        "url": "https://op.example.com/projects/demo/wiki/onboarding-guide",
-        "_links": {"wikiPage": p.link("/api/v3/wiki_pages/1", "Onboarding Guide")},
+        "identifier": identifier,
+        "wikiPageLinkType": "urn:openproject-org:api:v3:wikiPageLinks:Relation",
+        "_links": {
+            "self": p.link(f"/api/v3/wiki_page_links/{link_id}", identifier),
+            "provider": p.link("/api/v3/wiki_providers/7d1e-uid", "Internal wiki"),
+            "linkable": p.link("/api/v3/work_packages/38", "Fix the login"),
+        },
     }
 
 
@@ -801,7 +781,13 @@ async def test_wiki_page_links(client: OpenProjectClient, api: aioresponses) -> 
     page = await AiohttpWikiPageLinkRepository(client).list(38, PageRequest(1, 30))
     assert queries_to(api, "api/v3/work_packages/38/wiki_page_links") == [{"offset": "1", "pageSize": "30"}]
     [found] = page.items
-    assert found.wiki_page == WikiPageRef(1, "Onboarding Guide") and found.provider == "internal"
+    assert (found.identifier, found.provider, found.provider_id, found.link_type) == (
+        "1",
+        "Internal wiki",
+        "7d1e-uid",
+        "relation",
+    )
+    assert found.work_package == WorkPackageRef(38, "Fix the login") and found.wiki_page is None
 
 
 async def test_unpaginated_wiki_page_links_are_paged_here(client: OpenProjectClient, api: aioresponses) -> None:
@@ -811,11 +797,40 @@ async def test_unpaginated_wiki_page_links_are_paged_here(client: OpenProjectCli
     assert [link.id for link in page.items] == [3, 4] and page.total == 5
 
 
+async def test_wiki_page_links_where_the_offset_is_not_read(client: OpenProjectClient, api: aioresponses) -> None:
+    # Some versions pass only pageSize to the collection: every answer is the first page.
+    links = [wiki_page_link(i) for i in range(1, 6)]
+
+    def first_page(url: object, **kwargs: object) -> CallbackResult:
+        params = kwargs["params"]
+        assert isinstance(params, dict)
+        size = int(params["pageSize"])
+        return CallbackResult(payload=p.collection(links[:size], total=5) | {"pageSize": size, "offset": 1})
+
+    api.get(url_for("api/v3/work_packages/38/wiki_page_links"), callback=first_page, repeat=True)
+    page = await AiohttpWikiPageLinkRepository(client).list(38, PageRequest(2, 2))
+    assert [link.id for link in page.items] == [3, 4] and page.total == 5
+
+
 async def test_wiki_page_links_before_17_6(client: OpenProjectClient, api: aioresponses) -> None:
     api.get(url_for("api/v3/work_packages/38/wiki_page_links"), status=404, payload=NOT_FOUND)
     api.get(f"{BASE}api/v3/work_packages/38", payload=p.work_package(38))
-    with pytest.raises(UnsupportedError, match=r"needs OpenProject 17.6 or newer|need OpenProject 17.6 or newer"):
+    with pytest.raises(UnsupportedError, match=r"need OpenProject 17\.6 or newer"):
         await AiohttpWikiPageLinkRepository(client).list(38, PageRequest())
+
+
+async def test_every_wiki_page_link_in_one_request(client: OpenProjectClient, api: aioresponses) -> None:
+    links = [wiki_page_link(i, str(100 + i)) for i in range(1, 4)]
+    api.get(url_for("api/v3/wiki_page_links"), payload=p.collection(links, total=3) | {"pageSize": 50, "offset": 1})
+    found = await AiohttpWikiPageLinkRepository(client).list_all(50)
+    assert [link.identifier for link in found] == ["101", "102", "103"]
+    assert queries_to(api, "api/v3/wiki_page_links") == [{"pageSize": "50"}]
+
+
+async def test_every_wiki_page_link_before_17_6(client: OpenProjectClient, api: aioresponses) -> None:
+    api.get(url_for("api/v3/wiki_page_links"), status=404, payload=NOT_FOUND)
+    with pytest.raises(UnsupportedError, match=r"17\.6"):
+        await AiohttpWikiPageLinkRepository(client).list_all(50)
 
 
 async def test_wiki_page_links_of_a_missing_work_package(client: OpenProjectClient, api: aioresponses) -> None:
