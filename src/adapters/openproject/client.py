@@ -78,18 +78,23 @@ def normalize_base_url(url: str) -> str:
     if not text:
         raise ValueError(f"The OpenProject base URL is empty; give the address of the instance, {example}.")
     parts = urlsplit(text)
+    if "@" in parts.netloc:
+        # Checked first, and the value is never repeated: the part before "@" may be a password.
+        raise ValueError(
+            "The OpenProject base URL must not contain credentials (user:password@); give the API "
+            f"token separately (OPENPROJECT_API_KEY), {example}."
+        )
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
-        raise ValueError(f"The OpenProject base URL must start with http:// or https:// (got {text!r}); {example}.")
+        raise ValueError(
+            f"The OpenProject base URL must be an http(s) URL, starting with http:// or https:// (got {text!r}); "
+            f"{example}."
+        )
     if not parts.hostname:
         raise ValueError(f"The OpenProject base URL {text!r} has no host name; {example}.")
-    if parts.username is not None or parts.password is not None:
-        raise ValueError(
-            "The OpenProject base URL must not contain credentials; give the API token separately "
-            "(OPENPROJECT_API_KEY)."
-        )
     if parts.query or parts.fragment:
-        raise ValueError(f"The OpenProject base URL {text!r} must not have a query or fragment; {example}.")
+        # Not repeated either: a query string is where tokens get pasted.
+        raise ValueError(f"The OpenProject base URL must not have a query or fragment; {example}.")
     try:
         port = parts.port
     except ValueError as exc:
@@ -147,16 +152,16 @@ def basic_credentials(api_key: str) -> str:
     return aiohttp.encode_basic_auth("apikey", api_key)
 
 
-async def open_session(
+def new_session(
     settings: ClientSettings, api_key: str, connector: aiohttp.BaseConnector | None = None
-) -> AsyncIterator[aiohttp.ClientSession]:
-    """An HTTP session for one tool call, for a dependency-injector ``providers.Resource``.
+) -> aiohttp.ClientSession:
+    """An HTTP session for one tool call; the caller closes it (``await session.close()``).
 
     It runs on the shared connection pool when ``connector`` is given (and leaves it open),
     authenticates with the token as Basic ``apikey:<token>``, and asks for HAL+JSON. A blank
     token raises ``AuthenticationError`` before anything is opened.
     """
-    session = aiohttp.ClientSession(
+    return aiohttp.ClientSession(
         base_url=settings.base_url,
         connector=connector,
         connector_owner=connector is None,
@@ -170,6 +175,13 @@ async def open_session(
         # Bodies are decompressed by the client, chunk by chunk within the response cap.
         auto_decompress=False,
     )
+
+
+async def open_session(
+    settings: ClientSettings, api_key: str, connector: aiohttp.BaseConnector | None = None
+) -> AsyncIterator[aiohttp.ClientSession]:
+    """:func:`new_session` as an async generator, closed when it ends (for ``asynccontextmanager``)."""
+    session = new_session(settings, api_key, connector)
     try:
         yield session
     finally:
