@@ -8,12 +8,12 @@ import pytest
 from aioresponses import aioresponses
 
 from openproject_mcp.adapters.openproject.client import OpenProjectClient
-from openproject_mcp.adapters.openproject.endpoints import ALL_ENDPOINTS, Endpoint
+from openproject_mcp.adapters.openproject.endpoints import ALL_ENDPOINTS, Endpoint, Method
 from openproject_mcp.domain.errors import NetworkError, RateLimitedError, UpstreamServerError
 from tests.unit.adapters.openproject.conftest import BASE, TOKEN, Sleeps, issued
 
 PATH = "api/v3/work_packages/7/activities"
-WRITES = ("POST", "PATCH")
+WRITES: tuple[Method, ...] = ("POST", "PATCH")
 
 
 def sent(mocked: aioresponses, method: str) -> int:
@@ -26,7 +26,7 @@ def register(mocked: aioresponses, method: str, **answer: object) -> None:
 
 @pytest.mark.parametrize("method", WRITES)
 async def test_a_write_sends_its_body_and_returns_the_answer(
-    client: OpenProjectClient, mocked: aioresponses, method: str
+    client: OpenProjectClient, mocked: aioresponses, method: Method
 ) -> None:
     register(mocked, method, status=201, payload={"id": 1})
     assert await client.request(method, PATH, body={"comment": {"raw": "done"}}) == b'{"id": 1}'
@@ -45,7 +45,7 @@ async def test_a_write_sends_its_body_and_returns_the_answer(
     ],
 )
 async def test_a_write_that_may_have_arrived_is_never_repeated(
-    client: OpenProjectClient, mocked: aioresponses, sleeps: Sleeps, method: str, failure: Exception
+    client: OpenProjectClient, mocked: aioresponses, sleeps: Sleeps, method: Method, failure: Exception
 ) -> None:
     register(mocked, method, exception=failure, repeat=True)
     with pytest.raises(NetworkError) as caught:
@@ -59,7 +59,7 @@ async def test_a_write_that_may_have_arrived_is_never_repeated(
 @pytest.mark.parametrize("method", WRITES)
 @pytest.mark.parametrize("status", [502, 503, 504])
 async def test_a_gateway_error_on_a_write_is_not_retried(
-    client: OpenProjectClient, mocked: aioresponses, sleeps: Sleeps, method: str, status: int
+    client: OpenProjectClient, mocked: aioresponses, sleeps: Sleeps, method: Method, status: int
 ) -> None:
     register(mocked, method, status=status, repeat=True)
     with pytest.raises(UpstreamServerError) as caught:
@@ -70,7 +70,7 @@ async def test_a_gateway_error_on_a_write_is_not_retried(
 
 @pytest.mark.parametrize("method", WRITES)
 async def test_a_write_refused_with_429_was_not_processed_and_is_retried(
-    client: OpenProjectClient, mocked: aioresponses, sleeps: Sleeps, method: str
+    client: OpenProjectClient, mocked: aioresponses, sleeps: Sleeps, method: Method
 ) -> None:
     register(mocked, method, status=429, headers={"Retry-After": "0"})
     register(mocked, method, status=200, payload={"ok": True})
