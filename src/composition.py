@@ -66,9 +66,10 @@ from openproject_mcp.application.search_wiki_pages import SearchWikiPages
 from openproject_mcp.application.search_work_packages import SearchWorkPackages
 from openproject_mcp.application.wiki_pages import GetWikiPage, ListWikiPageLinks
 from openproject_mcp.application.work_packages import GetWorkPackage, ListWorkPackages
+from openproject_mcp.application.writes import READ_ONLY_HINT, WritePolicy, writes
 from openproject_mcp.config import Settings
 from openproject_mcp.domain.entities import MeetingDetails
-from openproject_mcp.domain.errors import AuthenticationError
+from openproject_mcp.domain.errors import AuthenticationError, ReadOnlyError
 
 U = TypeVar("U")
 
@@ -187,7 +188,11 @@ class UseCases(containers.DeclarativeContainer):
 
 
 def _port_names() -> tuple[str, ...]:
-    names = tuple(name for name in FixtureRepositories.providers if name != "dataset")
+    names = tuple(
+        name
+        for name, provider in FixtureRepositories.providers.items()
+        if not isinstance(provider, providers.Dependency)
+    )
     missing = set(names) - set(OpenProjectRepositories.providers)
     if missing:  # a port served by one backend only is a wiring mistake: fail at import
         raise TypeError(f"OpenProjectRepositories does not serve {sorted(missing)}")
@@ -247,6 +252,7 @@ class AppContainer(containers.DeclarativeContainer):
     settings: providers.Dependency[Settings] = providers.Dependency(instance_of=Settings)
     call = providers.Callable(current_call)
     caches = providers.Singleton(TenantCaches)
+    write_policy = providers.Singleton(WritePolicy, settings.provided.read_only)  # what every write port checks
 
     dataset = providers.Singleton(_load, settings)
     fixture = providers.Container(FixtureRepositories, dataset=dataset)
@@ -270,12 +276,15 @@ class AppContainer(containers.DeclarativeContainer):
     use_cases = providers.Container(UseCases, ports=ports, call=call, caches=caches)
 
 
-def use_case_registry(use_cases: containers.Container) -> dict[type[Any], providers.Provider[Any]]:
-    """Use case class -> its provider: every ``Factory`` of ``UseCases`` whose product executes."""
+def use_case_registry(use_cases: containers.Container, *, read_only: bool) -> dict[type[Any], providers.Provider[Any]]:
+    """Use case class -> its provider: every ``Factory`` of ``UseCases`` whose product executes,
+    except, in read-only mode, those that write (they are not registered at all)."""
     return {
         provider.cls: provider
         for provider in use_cases.providers.values()
-        if isinstance(provider, providers.Factory) and callable(getattr(provider.cls, "execute", None))
+        if isinstance(provider, providers.Factory)
+        and callable(getattr(provider.cls, "execute", None))
+        and not (read_only and writes(provider.cls))
     }
 
 
@@ -292,6 +301,10 @@ class RequestScope:
     async def resolve(self, use_case: type[U]) -> U:
         provider = self._registry.get(use_case)
         if provider is None:
+            if writes(use_case):
+                raise ReadOnlyError(
+                    f"{use_case.__name__} changes data, and this server runs in read-only mode.", hint=READ_ONLY_HINT
+                )
             raise LookupError(f"{use_case.__name__} is not a registered use case")
         return cast(U, self._context.run(provider))
 
@@ -308,7 +321,7 @@ class Application:
         self.settings = settings
         self.shared = shared
         self.container = AppContainer(settings=providers.Object(settings))
-        self.registry = use_case_registry(self.container.use_cases())
+        self.registry = use_case_registry(self.container.use_cases(), read_only=settings.read_only)
         self._started = False
         if settings.adapter == "fixture":
             self.container.fixture()  # load and validate the dataset, build the indexes: once
