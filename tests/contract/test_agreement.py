@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from openproject_mcp.adapters.fixture import Dataset, load_dataset, load_demo_dataset
+from openproject_mcp.adapters.fixture import Dataset
 from openproject_mcp.adapters.mcp.wire import to_wire
 from openproject_mcp.application.activities import ListActivitiesRequest, ListWorkPackageActivities
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest, ListMeetings, ListMeetingsRequest
@@ -113,16 +113,15 @@ async def answers(app: Application, calls: list[Call]) -> list[Any]:
 @pytest.mark.parametrize("which", ["demo", "acceptance"])
 async def test_fixture_and_http_backends_answer_identically(which: str) -> None:
     if which == "demo":
-        dataset = load_demo_dataset()
         settings = Settings(backend="demo")
         make: Callable[[Dataset], list[Call]] = demo_calls
     else:
-        path = shared_path("acceptance", "dataset.json")
-        dataset = load_dataset(path)
-        settings = Settings(backend="dataset", dataset_path=path)
+        settings = Settings(backend="dataset", dataset_path=shared_path("acceptance", "dataset.json"))
         make = acceptance_calls
+    fixture = Application(settings)
+    dataset = fixture.container.dataset()  # what the in-memory backend serves; the fake renders the same
     calls = make(dataset)
-    expected = await answers(Application(settings), calls)
+    expected = await answers(fixture, calls)
     async with FakeOpenProject({TOKEN: dataset}, profile=EVERYTHING) as fake:
         app = Application(http_settings(fake.base_url))
         try:

@@ -14,7 +14,6 @@ import aiohttp
 from dependency_injector import containers, providers
 from mcp import Client
 
-from openproject_mcp.adapters.fixture import load_demo_dataset
 from openproject_mcp.adapters.mcp.catalog import UseCaseScope
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.adapters.openproject.client import OpenProjectClient
@@ -22,7 +21,7 @@ from openproject_mcp.application.caching import EnrichmentCache
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.composition import Application, Call, RequestScope
 from openproject_mcp.config import Settings
-from tests.contract.conftest import http_settings
+from tests.contract.conftest import http_settings, served_dataset
 from tests.support.fake_openproject import FakeOpenProject
 
 CALLS = 60
@@ -74,7 +73,7 @@ async def test_fixture_calls_leave_nothing_behind() -> None:
 
 
 async def test_openproject_calls_from_many_tokens_leave_nothing_behind() -> None:
-    dataset = load_demo_dataset()
+    dataset = served_dataset()
     tokens = [f"lifetime-token-{n:03d}" for n in range(CALLS)]
     async with FakeOpenProject(dict.fromkeys(tokens, dataset), profile="18.0") as fake:
         app = Application(http_settings(fake.base_url, tokens[0]))
