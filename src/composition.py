@@ -15,8 +15,9 @@ overridden per call, so nothing of a call can stay referenced by the long-lived 
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -228,13 +229,12 @@ async def open_pool() -> AsyncIterator[aiohttp.BaseConnector]:
         await connector.close()
 
 
-def _opened(pool: Callable[[], object]) -> aiohttp.BaseConnector:
+def _opened(pool: providers.Resource[aiohttp.BaseConnector]) -> aiohttp.BaseConnector:
     """The pool ``Resource``'s value once the lifespan opened it (it never opens lazily mid-call)."""
-    value = pool()
-    done = getattr(value, "done", None)
-    if callable(done) and done():
-        return cast(aiohttp.BaseConnector, value.result())  # type: ignore[attr-defined]
-    raise RuntimeError("the connection pool is not open: Application.start() must run first")
+    if not pool.initialized:
+        raise RuntimeError("the connection pool is not open: Application.start() must run first")
+    value: object = pool()  # an asynchronous Resource hands its value back as a finished future
+    return cast(aiohttp.BaseConnector, value.result() if isinstance(value, asyncio.Future) else value)
 
 
 def _ports(
