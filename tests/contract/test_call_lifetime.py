@@ -58,7 +58,12 @@ async def run_calls(scope_factory: ScopeFactory, calls: int) -> None:
 
 
 def assert_nothing_of_a_call_is_left(before: Counter[str], after: Counter[str]) -> None:
-    left = {kind.__name__: after[kind.__name__] for kind in PER_CALL if after[kind.__name__]}
+    """Compared with the census taken before the calls (objects of earlier tests may be alive in both)."""
+    left = {
+        kind.__name__: after[kind.__name__] - before[kind.__name__]
+        for kind in PER_CALL
+        if after[kind.__name__] > before[kind.__name__]
+    }
     assert not left, f"per-call objects alive after their calls: {left}"
     for kind in ("graph:container", "graph:provider"):
         assert after[kind] <= before[kind], f"{kind}: {before[kind]} before, {after[kind]} after {CALLS} calls"
