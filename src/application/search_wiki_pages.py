@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import match_mode, search_query
 from openproject_mcp.application.caching import TenantCaches
@@ -53,6 +53,7 @@ class Discovery:
 @dataclass(frozen=True, slots=True)
 class SearchWikiPagesRequest:
     query: str | None = None
+    _: KW_ONLY
     project_id: int | str | None = None
     limit: int = 20
     refresh_cache: bool = False

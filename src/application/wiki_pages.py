@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import page_request, positive_id
 from openproject_mcp.application.views import WikiPageDetail, WikiPageLinkList, cut_text, envelope
@@ -43,6 +43,7 @@ class GetWikiPage:
 @dataclass(frozen=True, slots=True)
 class ListWikiPageLinksRequest:
     work_package_id: int
+    _: KW_ONLY
     offset: int = 1
     page_size: int = 30
 
