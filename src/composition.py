@@ -291,17 +291,20 @@ def use_case_registry(use_cases: containers.Container, *, read_only: bool) -> di
 class RequestScope:
     """One tool call's use cases (what the MCP adapter's ``UseCaseScope`` asks for)."""
 
-    __slots__ = ("_context", "_registry")
+    __slots__ = ("_context", "_read_only", "_registry")
 
-    def __init__(self, registry: Mapping[type[Any], providers.Provider[Any]], call: Call) -> None:
+    def __init__(
+        self, registry: Mapping[type[Any], providers.Provider[Any]], call: Call, *, read_only: bool = False
+    ) -> None:
         self._registry = registry
+        self._read_only = read_only
         self._context = contextvars.Context()
         self._context.run(_CALL.set, call)
 
     async def resolve(self, use_case: type[U]) -> U:
         provider = self._registry.get(use_case)
         if provider is None:
-            if writes(use_case):
+            if self._read_only and writes(use_case):
                 raise ReadOnlyError(
                     f"{use_case.__name__} changes data, and this server runs in read-only mode.", hint=READ_ONLY_HINT
                 )
@@ -368,4 +371,4 @@ class Application:
             await self.start()
             call = Call(token, tenant_key(self.settings.instance, token))
         async with call.closing:
-            yield RequestScope(self.registry, call)
+            yield RequestScope(self.registry, call, read_only=self.settings.read_only)

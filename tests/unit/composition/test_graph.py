@@ -63,9 +63,11 @@ def test_write_use_cases_are_registered_only_when_writes_are_allowed(read_only: 
 
 async def test_a_write_use_case_resolved_read_only_is_refused_by_the_core() -> None:
     registry = use_case_registry(WithAWrite(policy=providers.Object(WritePolicy(True))), read_only=True)
-    scope = RequestScope(registry, Call("", "tenant"))
+    scope = RequestScope(registry, Call("", "tenant"), read_only=True)
     with pytest.raises(ReadOnlyError, match="AddNote changes data"):
         await scope.resolve(AddNote)
+    with pytest.raises(LookupError, match="not a registered use case"):  # writable, but never declared
+        await RequestScope({}, Call("", "tenant")).resolve(AddNote)
 
 
 async def test_a_write_port_refuses_in_read_only_mode_even_when_reached() -> None:
