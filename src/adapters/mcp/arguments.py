@@ -11,10 +11,10 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from openproject_mcp.application.arguments import MAX_PAGE_SIZE, MAX_QUERY_LENGTH
-from openproject_mcp.application.meetings import MeetingTime
 from openproject_mcp.application.metadata import UserStatus
 from openproject_mcp.application.search_wiki_pages import MAX_LIMIT as MAX_WIKI_RESULTS
 from openproject_mcp.application.views import MatchModeName
+from openproject_mcp.domain.queries import MeetingTime
 
 # The limits and enumerations come from the use cases, which check them again: one definition each.
 _STRUCT = {"rename": "camel", "forbid_unknown_fields": True, "kw_only": True, "frozen": True}
