@@ -1,17 +1,26 @@
-"""The composition root: which adapters serve which ports, one container per tool call.
+"""The composition root: one declarative graph for the process, a thin scope per tool call.
 
-``AppContainer`` holds what lives as long as the process: settings, the tenant-scoped caches,
-the loaded dataset or the HTTP connection pool. ``RequestContainer`` is built anew for every
-tool call with that call's credential and yields the use cases; its repositories come from
-one of the backend containers below. Everything is resolved explicitly: no wiring decorators.
+``AppContainer`` is built once per process. It holds the settings, the tenant-scoped caches,
+both backends (the in-memory one over the loaded dataset, and the OpenProject one over a
+connection pool that is a ``Resource``), the ports chosen from them by a ``Selector`` on the
+backend setting, and every use case (``UseCases``: one provider line each).
+
+A tool call is a :class:`Call`: the caller's credential and tenant, nothing else. Its scope
+resolves use cases from the same process graph inside a private ``contextvars.Context`` that
+holds only that call, so what must exist once per call (the HTTP session and client, the
+repositories built on them, the project-slug memo) are ``ContextLocalSingleton`` providers:
+created on first use in the call, shared within it, gone with it. Nothing is copied or
+overridden per call, so nothing of a call can stay referenced by the long-lived graph.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+import contextvars
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
 import aiohttp
 from dependency_injector import containers, providers
@@ -33,7 +42,7 @@ from openproject_mcp.adapters.openproject.client import (
     ClientSettings,
     OpenProjectClient,
     TenantLimiters,
-    open_session,
+    new_session,
 )
 from openproject_mcp.adapters.openproject.repositories import (
     AiohttpApiSpecRepository,
@@ -59,15 +68,36 @@ from openproject_mcp.application.search_work_packages import SearchWorkPackages
 from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.application.wiki_pages import GetWikiPage, ListWikiPageLinks
 from openproject_mcp.application.work_packages import GetWorkPackage, ListWorkPackages
+from openproject_mcp.application.writes import READ_ONLY_HINT, WritePolicy, writes
 from openproject_mcp.config import Settings
 from openproject_mcp.domain.entities import MeetingDetails
-from openproject_mcp.domain.errors import AuthenticationError
+from openproject_mcp.domain.errors import AuthenticationError, ReadOnlyError
 
 U = TypeVar("U")
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class Call:
+    """The thin per-call container: whose call this is. ``closing`` ends what the call opened."""
+
+    credential: str = field(repr=False)
+    tenant: str
+    closing: AsyncExitStack = field(default_factory=AsyncExitStack, repr=False)
+
+
+_CALL: contextvars.ContextVar[Call] = contextvars.ContextVar("openproject_mcp_call")
+
+
+def current_call() -> Call:
+    """The call being resolved; only set inside a :class:`RequestScope`'s private context."""
+    try:
+        return _CALL.get()
+    except LookupError:
+        raise RuntimeError("a per-call provider was resolved outside a tool call's scope") from None
+
+
 class FixtureRepositories(containers.DeclarativeContainer):
-    """Every port served from an in-memory dataset."""
+    """Every port served from the in-memory dataset: built once per process, indexes included."""
 
     dataset: providers.Dependency[Dataset] = providers.Dependency(instance_of=Dataset)
     projects = providers.Singleton(InMemoryProjectRepository, dataset)
@@ -81,120 +111,108 @@ class FixtureRepositories(containers.DeclarativeContainer):
     capabilities = providers.Singleton(InMemoryCapabilityRepository)
 
 
-class OpenProjectRepositories(containers.DeclarativeContainer):
-    """Every port served by one OpenProject instance, with one caller's token."""
+def _call_session(call: Call, settings: ClientSettings, connector: aiohttp.BaseConnector) -> aiohttp.ClientSession:
+    session = new_session(settings, call.credential, connector)
+    call.closing.push_async_callback(session.close)
+    return session
 
+
+class OpenProjectRepositories(containers.DeclarativeContainer):
+    """Every port served by one OpenProject instance; one session and client per call."""
+
+    call: providers.Dependency[Call] = providers.Dependency(instance_of=Call)
     client_settings: providers.Dependency[ClientSettings] = providers.Dependency(instance_of=ClientSettings)
-    api_key: providers.Dependency[str] = providers.Dependency(instance_of=str)
     connector: providers.Dependency[aiohttp.BaseConnector] = providers.Dependency(instance_of=aiohttp.BaseConnector)
-    limiter: providers.Dependency[asyncio.Semaphore] = providers.Dependency(instance_of=asyncio.Semaphore)
+    limiters: providers.Dependency[TenantLimiters] = providers.Dependency(instance_of=TenantLimiters)
     capability_cache: providers.Dependency[CapabilityCache] = providers.Dependency(instance_of=CapabilityCache)
 
-    session = providers.Resource(open_session, client_settings, api_key, connector)
-    client = providers.Singleton(OpenProjectClient, session, client_settings, api_key, limiter)
-    projects = providers.Singleton(AiohttpProjectRepository, client)
-    work_packages = providers.Singleton(AiohttpWorkPackageRepository, client)
-    queries = providers.Singleton(AiohttpQueryRepository, client)
-    metadata = providers.Singleton(AiohttpMetadataRepository, client)
-    api_spec = providers.Singleton(AiohttpApiSpecRepository, client)
-    meetings = providers.Singleton(AiohttpMeetingRepository, client, capability_cache)
-    wiki_pages = providers.Singleton(AiohttpWikiPageRepository, client)
-    wiki_page_links = providers.Singleton(AiohttpWikiPageLinkRepository, client)
-    capabilities = providers.Singleton(AiohttpCapabilityRepository, client, capability_cache)
+    session = providers.ContextLocalSingleton(_call_session, call, client_settings, connector)
+    client = providers.ContextLocalSingleton(
+        OpenProjectClient,
+        session,
+        client_settings,
+        call.provided.credential,
+        limiters.provided.for_tenant.call(call.provided.tenant),
+    )
+    projects = providers.ContextLocalSingleton(AiohttpProjectRepository, client)
+    work_packages = providers.ContextLocalSingleton(AiohttpWorkPackageRepository, client)
+    queries = providers.ContextLocalSingleton(AiohttpQueryRepository, client)
+    metadata = providers.ContextLocalSingleton(AiohttpMetadataRepository, client)
+    api_spec = providers.ContextLocalSingleton(AiohttpApiSpecRepository, client)
+    meetings = providers.ContextLocalSingleton(AiohttpMeetingRepository, client, capability_cache)
+    wiki_pages = providers.ContextLocalSingleton(AiohttpWikiPageRepository, client)
+    wiki_page_links = providers.ContextLocalSingleton(AiohttpWikiPageLinkRepository, client)
+    capabilities = providers.ContextLocalSingleton(AiohttpCapabilityRepository, client, capability_cache)
 
 
-class RequestContainer(containers.DeclarativeContainer):
-    """The use cases of one tool call, over the repositories chosen for it."""
+class UseCases(containers.DeclarativeContainer):
+    """Every use case, one provider line each, over the ports the backend setting selected.
 
-    repositories = providers.DependenciesContainer()
+    The registry a scope resolves from is derived from this class (:func:`use_case_registry`):
+    registering a use case is its line here and nothing else.
+    """
+
+    ports = providers.DependenciesContainer()
+    call: providers.Dependency[Call] = providers.Dependency(instance_of=Call)
     caches: providers.Dependency[TenantCaches] = providers.Dependency(instance_of=TenantCaches)
-    tenant: providers.Dependency[str] = providers.Dependency(instance_of=str)
     instance: providers.Dependency[str] = providers.Dependency(instance_of=str)
+    """What identifies the data source (the base URL, or the dataset): what instance-wide caches are keyed by."""
 
-    resolver = providers.Singleton(ProjectResolver, repositories.projects)
+    resolver = providers.ContextLocalSingleton(ProjectResolver, ports.projects)
     wiki_references = providers.Factory(WikiReferences, caches, instance)
     comment_cache: providers.Factory[EnrichmentCache[tuple[str, ...]]] = providers.Factory(
-        EnrichmentCache, caches, tenant, "work-package-comments"
+        EnrichmentCache, caches, call.provided.tenant, "work-package-comments"
     )
     agenda_cache: providers.Factory[EnrichmentCache[MeetingDetails]] = providers.Factory(
-        EnrichmentCache, caches, tenant, "meeting-details"
+        EnrichmentCache, caches, call.provided.tenant, "meeting-details"
     )
 
-    list_projects = providers.Factory(ListProjects, repositories.projects)
-    get_project = providers.Factory(GetProject, repositories.projects)
-    list_work_packages = providers.Factory(
-        ListWorkPackages, repositories.work_packages, repositories.metadata, resolver
-    )
-    get_work_package = providers.Factory(GetWorkPackage, repositories.work_packages, wiki_references)
-    list_activities = providers.Factory(ListWorkPackageActivities, repositories.work_packages, wiki_references)
+    list_projects = providers.Factory(ListProjects, ports.projects)
+    get_project = providers.Factory(GetProject, ports.projects)
+    list_work_packages = providers.Factory(ListWorkPackages, ports.work_packages, ports.metadata, resolver)
+    get_work_package = providers.Factory(GetWorkPackage, ports.work_packages, wiki_references)
+    list_activities = providers.Factory(ListWorkPackageActivities, ports.work_packages, wiki_references)
     search_work_packages = providers.Factory(
-        SearchWorkPackages,
-        repositories.work_packages,
-        repositories.metadata,
-        resolver,
-        comment_cache,
-        references=wiki_references,
+        SearchWorkPackages, ports.work_packages, ports.metadata, resolver, comment_cache, references=wiki_references
     )
-    list_queries = providers.Factory(ListQueries, repositories.queries, resolver)
-    get_query = providers.Factory(GetQuery, repositories.queries)
-    list_types = providers.Factory(ListTypes, repositories.metadata, resolver)
-    list_statuses = providers.Factory(ListStatuses, repositories.metadata)
-    list_priorities = providers.Factory(ListPriorities, repositories.metadata)
-    list_users = providers.Factory(ListUsers, repositories.metadata)
-    get_api_spec = providers.Factory(GetApiSpec, repositories.api_spec, caches, tenant)
-    list_meetings = providers.Factory(ListMeetings, repositories.meetings, resolver)
-    get_meeting = providers.Factory(GetMeeting, repositories.meetings)
-    search_meetings = providers.Factory(
-        SearchMeetings, repositories.meetings, repositories.capabilities, resolver, agenda_cache
-    )
-    get_wiki_page = providers.Factory(GetWikiPage, repositories.wiki_pages, wiki_references)
+    list_queries = providers.Factory(ListQueries, ports.queries, resolver)
+    get_query = providers.Factory(GetQuery, ports.queries)
+    list_types = providers.Factory(ListTypes, ports.metadata, resolver)
+    list_statuses = providers.Factory(ListStatuses, ports.metadata)
+    list_priorities = providers.Factory(ListPriorities, ports.metadata)
+    list_users = providers.Factory(ListUsers, ports.metadata)
+    get_api_spec = providers.Factory(GetApiSpec, ports.api_spec, caches, call.provided.tenant)
+    list_meetings = providers.Factory(ListMeetings, ports.meetings, resolver)
+    get_meeting = providers.Factory(GetMeeting, ports.meetings)
+    search_meetings = providers.Factory(SearchMeetings, ports.meetings, ports.capabilities, resolver, agenda_cache)
+    get_wiki_page = providers.Factory(GetWikiPage, ports.wiki_pages, wiki_references)
     search_wiki_pages = providers.Factory(
         SearchWikiPages,
-        repositories.wiki_pages,
-        repositories.wiki_page_links,
+        ports.wiki_pages,
+        ports.wiki_page_links,
         resolver,
         caches,
-        tenant,
+        call.provided.tenant,
         wiki_references,
     )
     list_wiki_page_links = providers.Factory(
-        ListWikiPageLinks, repositories.wiki_page_links, repositories.wiki_pages, wiki_references
+        ListWikiPageLinks, ports.wiki_page_links, ports.wiki_pages, wiki_references
     )
 
 
-USE_CASE_PROVIDERS: dict[type[Any], str] = {
-    ListProjects: "list_projects",
-    GetProject: "get_project",
-    ListWorkPackages: "list_work_packages",
-    GetWorkPackage: "get_work_package",
-    ListWorkPackageActivities: "list_activities",
-    SearchWorkPackages: "search_work_packages",
-    ListQueries: "list_queries",
-    GetQuery: "get_query",
-    ListTypes: "list_types",
-    ListStatuses: "list_statuses",
-    ListPriorities: "list_priorities",
-    ListUsers: "list_users",
-    GetApiSpec: "get_api_spec",
-    ListMeetings: "list_meetings",
-    GetMeeting: "get_meeting",
-    SearchMeetings: "search_meetings",
-    GetWikiPage: "get_wiki_page",
-    SearchWikiPages: "search_wiki_pages",
-    ListWikiPageLinks: "list_wiki_page_links",
-}
+def _port_names() -> tuple[str, ...]:
+    names = tuple(
+        name
+        for name, provider in FixtureRepositories.providers.items()
+        if not isinstance(provider, providers.Dependency)
+    )
+    missing = set(names) - set(OpenProjectRepositories.providers)
+    if missing:  # a port served by one backend only is a wiring mistake: fail at import
+        raise TypeError(f"OpenProjectRepositories does not serve {sorted(missing)}")
+    return names
 
 
-class RequestScope:
-    """One tool call's use cases (what the MCP adapter's ``UseCaseScope`` asks for)."""
-
-    def __init__(self, container: RequestContainer) -> None:
-        self._container = container
-
-    async def resolve(self, use_case: type[U]) -> U:
-        provider: providers.Provider[U] = getattr(self._container, USE_CASE_PROVIDERS[use_case])
-        provider.enable_async_mode()
-        return await provider.async_()
+PORTS = _port_names()
 
 
 def _load(settings: Settings) -> Dataset:
@@ -214,19 +232,102 @@ def _client_settings(settings: Settings) -> ClientSettings:
     )
 
 
+async def open_pool() -> AsyncIterator[aiohttp.BaseConnector]:
+    """The connection pool every call's session shares (a ``Resource``: opened and closed once)."""
+    connector = aiohttp.TCPConnector(limit=100, limit_per_host=50, ttl_dns_cache=300)
+    try:
+        yield connector
+    finally:
+        await connector.close()
+
+
+def _opened(pool: providers.Resource[aiohttp.BaseConnector]) -> aiohttp.BaseConnector:
+    """The pool ``Resource``'s value once the lifespan opened it (it never opens lazily mid-call)."""
+    if not pool.initialized:
+        raise RuntimeError("the connection pool is not open: Application.start() must run first")
+    value: object = pool()  # an asynchronous Resource hands its value back as a finished future
+    return cast(aiohttp.BaseConnector, value.result() if isinstance(value, asyncio.Future) else value)
+
+
+def _ports(
+    adapter: providers.Provider[str], **backends: providers.Container[Any]
+) -> dict[str, providers.Selector[Any]]:
+    return {
+        name: providers.Selector(adapter, **{kind: getattr(backend, name) for kind, backend in backends.items()})
+        for name in PORTS
+    }
+
+
 class AppContainer(containers.DeclarativeContainer):
-    """What lives as long as the process."""
+    """The process: settings, caches, both backends, the selected ports and the use cases."""
 
     settings: providers.Dependency[Settings] = providers.Dependency(instance_of=Settings)
+    call = providers.Callable(current_call)
     caches = providers.Singleton(TenantCaches)
+    write_policy = providers.Singleton(WritePolicy, settings.provided.read_only)  # what every write port checks
+
     dataset = providers.Singleton(_load, settings)
+    fixture = providers.Container(FixtureRepositories, dataset=dataset)
+
+    pool = providers.Resource(open_pool)
     client_settings = providers.Singleton(_client_settings, settings)
-    capability_cache = providers.Singleton(CapabilityCache)
     limiters = providers.Singleton(TenantLimiters, settings.provided.max_concurrency)
+    capability_cache = providers.Singleton(CapabilityCache)
+    openproject = providers.Container(
+        OpenProjectRepositories,
+        call=call,
+        client_settings=client_settings,
+        connector=providers.Callable(_opened, pool.provider),
+        limiters=limiters,
+        capability_cache=capability_cache,
+    )
+
+    ports = providers.DependenciesContainer(
+        **_ports(settings.provided.adapter, fixture=fixture, openproject=openproject)
+    )
+    use_cases = providers.Container(
+        UseCases, ports=ports, call=call, caches=caches, instance=settings.provided.instance
+    )
+
+
+def use_case_registry(use_cases: containers.Container, *, read_only: bool) -> dict[type[Any], providers.Provider[Any]]:
+    """Use case class -> its provider: every ``Factory`` of ``UseCases`` whose product executes,
+    except, in read-only mode, those that write (they are not registered at all)."""
+    return {
+        provider.cls: provider
+        for provider in use_cases.providers.values()
+        if isinstance(provider, providers.Factory)
+        and callable(getattr(provider.cls, "execute", None))
+        and not (read_only and writes(provider.cls))
+    }
+
+
+class RequestScope:
+    """One tool call's use cases (what the MCP adapter's ``UseCaseScope`` asks for)."""
+
+    __slots__ = ("_context", "_read_only", "_registry")
+
+    def __init__(
+        self, registry: Mapping[type[Any], providers.Provider[Any]], call: Call, *, read_only: bool = False
+    ) -> None:
+        self._registry = registry
+        self._read_only = read_only
+        self._context = contextvars.Context()
+        self._context.run(_CALL.set, call)
+
+    async def resolve(self, use_case: type[U]) -> U:
+        provider = self._registry.get(use_case)
+        if provider is None:
+            if self._read_only and writes(use_case):
+                raise ReadOnlyError(
+                    f"{use_case.__name__} changes data, and this server runs in read-only mode.", hint=READ_ONLY_HINT
+                )
+            raise LookupError(f"{use_case.__name__} is not a registered use case")
+        return cast(U, self._context.run(provider))
 
 
 class Application:
-    """Builds a scope per tool call. The one object the entry point hands to a transport.
+    """The process graph and a scope per tool call. The one object the entry point hands to a transport.
 
     ``shared`` is true for the multi-tenant HTTP server: there a call without its own token is
     refused, unless the operator enabled single-tenant mode (``OPENPROJECT_SINGLE_TENANT``).
@@ -237,9 +338,30 @@ class Application:
         self.settings = settings
         self.shared = shared
         self.container = AppContainer(settings=providers.Object(settings))
-        self._connector: aiohttp.BaseConnector | None = None
-        if settings.backend != "openproject":
-            self.container.dataset()  # load (and validate) the dataset before serving anything
+        self.registry = use_case_registry(self.container.use_cases(), read_only=settings.read_only)
+        self._started = False
+        if settings.adapter == "fixture":
+            self.container.fixture()  # load and validate the dataset, build the indexes: once
+            for name in PORTS:
+                getattr(self.container.fixture, name)()
+
+    async def start(self) -> None:
+        """Open the process resources (the connection pool). The server's lifespan calls it."""
+        if self._started or self.settings.adapter != "openproject":
+            return
+        started = self.container.init_resources()
+        if started is not None:
+            await started
+        self._started = True
+
+    async def aclose(self) -> None:
+        """Close the process resources (at process end)."""
+        if not self._started:
+            return
+        self._started = False
+        stopped = self.container.shutdown_resources()
+        if stopped is not None:
+            await stopped
 
     def token_for(self, credential: str | None) -> str:
         """The token one call uses: its own, or the server's where that is allowed."""
@@ -256,44 +378,11 @@ class Application:
 
     @asynccontextmanager
     async def scope(self, credential: str | None) -> AsyncIterator[RequestScope]:
-        if self.settings.backend != "openproject":
-            yield self._scope(
-                FixtureRepositories(dataset=self.container.dataset), tenant_key(self.settings.instance, "")
-            )
-            return
-        token = self.token_for(credential)
-        tenant = tenant_key(self.settings.instance, token)
-        repositories = OpenProjectRepositories(
-            client_settings=self.container.client_settings,
-            api_key=providers.Object(token),
-            connector=providers.Object(self._pool()),
-            limiter=providers.Object(self.container.limiters().for_tenant(tenant)),
-            capability_cache=self.container.capability_cache,
-        )
-        try:
-            yield self._scope(repositories, tenant)
-        finally:
-            shutdown = repositories.shutdown_resources()
-            if shutdown is not None:
-                await shutdown
-
-    async def aclose(self) -> None:
-        """Close the shared connection pool (at process end)."""
-        if self._connector is not None:
-            await self._connector.close()
-            self._connector = None
-
-    def _pool(self) -> aiohttp.BaseConnector:
-        # Created on first use, inside the running event loop, and shared by every call.
-        if self._connector is None or self._connector.closed:
-            self._connector = aiohttp.TCPConnector(limit=100, limit_per_host=50, ttl_dns_cache=300)
-        return self._connector
-
-    def _scope(self, repositories: containers.Container, tenant: str) -> RequestScope:
-        container = RequestContainer(
-            caches=self.container.caches,
-            tenant=providers.Object(tenant),
-            instance=providers.Object(self.settings.instance),
-        )
-        container.repositories.override(repositories)
-        return RequestScope(container)
+        if self.settings.adapter == "fixture":
+            call = Call("", tenant_key(self.settings.instance, ""))
+        else:
+            token = self.token_for(credential)
+            await self.start()
+            call = Call(token, tenant_key(self.settings.instance, token))
+        async with call.closing:
+            yield RequestScope(self.registry, call, read_only=self.settings.read_only)

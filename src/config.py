@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
-from urllib.parse import urlsplit
 
 from openproject_mcp.adapters.environment import read_flag, read_number, read_words
+from openproject_mcp.adapters.openproject.client import normalize_base_url
 
 Backend = Literal["demo", "dataset", "openproject"]
 
@@ -31,6 +31,17 @@ class Settings:
     single_tenant: bool = False
     log_level: str = "INFO"
     limits: UpstreamLimits = field(default_factory=lambda: UpstreamLimits())
+
+    def __post_init__(self) -> None:
+        if self.base_url is not None:
+            object.__setattr__(self, "base_url", check_base_url(self.base_url))
+        if self.backend == "openproject" and not self.base_url:
+            raise ConfigurationError("OPENPROJECT_BASE_URL is not set.")
+
+    @property
+    def adapter(self) -> Literal["fixture", "openproject"]:
+        """Which adapter serves the ports: the in-memory one (demo, dataset) or OpenProject."""
+        return "openproject" if self.backend == "openproject" else "fixture"
 
     @property
     def instance(self) -> str:
@@ -80,18 +91,14 @@ def _number(env: Mapping[str, str], name: str, default: float, minimum: float, m
 
 
 def check_base_url(url: str) -> str:
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigurationError(
-            f"OPENPROJECT_BASE_URL must be an http(s) URL such as https://openproject.example.com "
-            f"(or https://host/openproject for a sub-path install), got {url!r}."
-        )
-    if parts.query or parts.fragment:
-        raise ConfigurationError("OPENPROJECT_BASE_URL must not carry a query string or fragment.")
-    path = parts.path.rstrip("/")
-    if path.endswith("/api/v3"):
-        path = path[: -len("/api/v3")]
-    return f"{parts.scheme}://{parts.netloc}{path}/"
+    """``OPENPROJECT_BASE_URL`` normalised by the client's own rule, or a ConfigurationError.
+
+    The message names the setting and never repeats the value: a URL can carry a password.
+    """
+    try:
+        return normalize_base_url(url)
+    except ValueError as exc:
+        raise ConfigurationError(f"OPENPROJECT_BASE_URL is invalid: {exc}") from None
 
 
 def load_settings(

@@ -132,6 +132,7 @@ async def _serve_http(server: Any, application: Application, options: HttpOption
         instance_url=settings.base_url,
     )
     try:
+        await application.start()
         await serve_http(app, options)
     finally:
         await application.aclose()
@@ -139,6 +140,7 @@ async def _serve_http(server: Any, application: Application, options: HttpOption
 
 async def _serve_stdio(server: Any, application: Application) -> None:
     try:
+        await application.start()
         await serve_stdio(server)
     finally:
         await application.aclose()
@@ -146,6 +148,7 @@ async def _serve_stdio(server: Any, application: Application) -> None:
 
 async def _call_once(server: Any, application: Application, tool: str, arguments: dict[str, Any]) -> Any:
     try:
+        await application.start()
         return await call_in_process(server, tool, arguments)
     finally:
         await application.aclose()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import match_mode, positive_id, search_query
 from openproject_mcp.application.presenters import activity_view
@@ -22,6 +22,7 @@ ACTIVITY_FIELDS: tuple[Field[Activity], ...] = (
 @dataclass(frozen=True, slots=True)
 class ListActivitiesRequest:
     work_package_id: int
+    _: KW_ONLY
     only_comments: bool = False
     query: str | None = None
     match_mode: MatchModeName = "fuzzy"

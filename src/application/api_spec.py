@@ -23,7 +23,7 @@ SUMMARY_PATH_LIMIT = 400
 CACHE_MAX_VALUES = 200_000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class GetApiSpecRequest:
     path: str | None = None
     tag: str | None = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import page_request, positive_id
 from openproject_mcp.application.presenters import agenda_item_view, meeting_fields, meeting_summary
@@ -35,6 +35,7 @@ BACKLOG_NOTE = (
 @dataclass(frozen=True, slots=True)
 class ListMeetingsRequest:
     project_id: int | str | None = None
+    _: KW_ONLY
     time: str | None = None
     offset: int = 1
     page_size: int = 20
@@ -67,6 +68,7 @@ class ListMeetings:
 @dataclass(frozen=True, slots=True)
 class GetMeetingRequest:
     meeting_id: int
+    _: KW_ONLY
     include_agenda_items: bool = True
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from openproject_mcp.application.arguments import page_request
 from openproject_mcp.application.project_scope import ProjectResolver
@@ -17,7 +18,8 @@ from openproject_mcp.domain.errors import ForbiddenError, InvalidArgumentError
 from openproject_mcp.domain.queries import Filter
 from openproject_mcp.ports import MetadataRepository
 
-USER_STATUSES = ("active", "registered", "locked", "invited")
+UserStatus = Literal["active", "registered", "locked", "invited"]
+USER_STATUSES: tuple[str, ...] = get_args(UserStatus)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,7 +56,7 @@ class ListPriorities:
         return PriorityList(tuple(priorities))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ListUsersRequest:
     page_size: int = 20
     offset: int = 1

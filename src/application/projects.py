@@ -13,7 +13,7 @@ from openproject_mcp.ports import ProjectRepository
 PROJECT_SORT_ATTRIBUTES = ("id", "name", "typeahead", "created_at", "public", "latest_activity_at")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ListProjectsRequest:
     page_size: int = 20
     offset: int = 1

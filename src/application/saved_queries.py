@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import page_request, positive_id
 from openproject_mcp.application.presenters import work_package_summary
@@ -23,6 +23,7 @@ from openproject_mcp.ports import QueryRepository
 @dataclass(frozen=True, slots=True)
 class ListQueriesRequest:
     project_id: int | str | None = None
+    _: KW_ONLY
     page_size: int = 20
     offset: int = 1
 
@@ -48,6 +49,7 @@ class ListQueries:
 @dataclass(frozen=True, slots=True)
 class GetQueryRequest:
     query_id: int
+    _: KW_ONLY
     page_size: int = 20
     offset: int = 1
 

@@ -6,7 +6,7 @@ import asyncio
 import dataclasses
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import match_mode, page_request, search_query
 from openproject_mcp.application.caching import EnrichmentCache
@@ -88,6 +88,7 @@ MATCH_TYPES: dict[str, MeetingMatchType] = {
 @dataclass(frozen=True, slots=True)
 class SearchMeetingsRequest:
     query: str
+    _: KW_ONLY
     project_id: int | str | None = None
     match_mode: MatchModeName = "fuzzy"
     offset: int = 1

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 
 from openproject_mcp.application.arguments import match_mode, search_query
 from openproject_mcp.application.caching import TenantCaches
@@ -117,6 +117,7 @@ class _Call:
 @dataclass(frozen=True, slots=True)
 class SearchWikiPagesRequest:
     query: str | None = None
+    _: KW_ONLY
     project_id: int | str | None = None
     limit: int = 20
     refresh_cache: bool = False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import match_mode, page_request, search_query
 from openproject_mcp.application.caching import EnrichmentCache
@@ -59,6 +59,7 @@ _DISPLAY_ID_QUERY = re.compile(r"^[A-Za-z][A-Za-z0-9_]*-\d+$")
 @dataclass(frozen=True, slots=True)
 class SearchWorkPackagesRequest:
     query: str
+    _: KW_ONLY
     scope: WorkPackageScope = EVERYWHERE
     match_mode: MatchModeName = "fuzzy"
     offset: int = 1

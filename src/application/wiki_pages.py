@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, replace
+from dataclasses import KW_ONLY, dataclass, replace
 
 from openproject_mcp.application.arguments import page_request, positive_id
 from openproject_mcp.application.concurrency import map_bounded
@@ -74,6 +74,7 @@ class GetWikiPage:
 @dataclass(frozen=True, slots=True)
 class ListWikiPageLinksRequest:
     work_package_id: int
+    _: KW_ONLY
     offset: int = 1
     page_size: int = 30
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import page_request, parse_filters, parse_sort_by, positive_id
 from openproject_mcp.application.presenters import work_package_detail, work_package_summary
@@ -103,6 +103,7 @@ EVERYWHERE = WorkPackageScope()
 @dataclass(frozen=True, slots=True)
 class ListWorkPackagesRequest:
     scope: WorkPackageScope = EVERYWHERE
+    _: KW_ONLY
     subject: str | None = None
     page_size: int = 20
     offset: int = 1

@@ -4,6 +4,11 @@
 - ``http-<version>``: the aiohttp backend against the fake OpenProject server rendering the same
   dataset as HAL+JSON in that version's profile;
 - ``live``: a real instance, only with ``--live`` and ``OPENPROJECT_BASE_URL``/``OPENPROJECT_API_KEY``.
+
+Every backend is the real composition root (``Application`` and its ``AppContainer``). The
+dataset a backend is checked against is the one its container serves (``container.dataset()``),
+and the fake OpenProject renders that same object, so the fixture and HTTP backends cannot drift
+apart; a test that swaps a part does it with ``.override()`` on the container's provider.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from openproject_mcp.adapters.fixture import Dataset, load_demo_dataset
+from openproject_mcp.adapters.fixture import Dataset
 from openproject_mcp.composition import Application
 from openproject_mcp.config import ConfigurationError, Settings, load_settings
 from tests.support.fake_openproject import FakeOpenProject
@@ -50,12 +55,21 @@ def http_settings(base_url: str, token: str = TOKEN) -> Settings:
     return Settings(backend="openproject", base_url=base_url, api_key=token, max_retries=1)
 
 
+DEMO = Settings(backend="demo")
+
+
+def served_dataset(settings: Settings = DEMO) -> Dataset:
+    """The dataset the in-memory backend serves for ``settings``, from its own container."""
+    dataset: Dataset = Application(settings).container.dataset()
+    return dataset
+
+
 @pytest.fixture(params=BACKENDS)
 async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
     name: str = request.param
     if name == "fixture":
-        app = Application(Settings(backend="demo"))
-        yield Backend(name, app, load_demo_dataset(), "fixture")
+        app = Application(DEMO)
+        yield Backend(name, app, app.container.dataset(), "fixture")
         return
     if name == "live":
         if not request.config.getoption("--live"):
@@ -71,7 +85,7 @@ async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
             await app.aclose()
         return
     profile = name.removeprefix("http-")
-    dataset = load_demo_dataset()
+    dataset = served_dataset()
     async with FakeOpenProject({TOKEN: dataset}, profile=profile) as fake:
         app = Application(http_settings(fake.base_url))
         try:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from openproject_mcp.adapters.fixture import Dataset, load_dataset, load_demo_dataset
+from openproject_mcp.adapters.fixture import Dataset
 from openproject_mcp.adapters.fixture.dataset import DEMO_DATASET_NAME
 from openproject_mcp.adapters.mcp.wire import to_wire
 from openproject_mcp.application.activities import ListActivitiesRequest, ListWorkPackageActivities
@@ -142,15 +142,14 @@ def without_wiki_text(raw: bytes, tmp_path: Path) -> Path:
 async def test_fixture_and_http_backends_answer_identically(which: str, tmp_path: Path) -> None:
     if which == "demo":
         raw = resources.files("openproject_mcp.adapters.fixture").joinpath(DEMO_DATASET_NAME).read_bytes()
-        dataset = load_demo_dataset()
         make: Callable[[Dataset], list[Call]] = demo_calls
     else:
         raw = shared_path("acceptance", "dataset.json").read_bytes()
-        dataset = load_dataset(shared_path("acceptance", "dataset.json"))
         make = acceptance_calls
+    fixture = Application(Settings(backend="dataset", dataset_path=without_wiki_text(raw, tmp_path)))
+    dataset = fixture.container.dataset()  # what the in-memory backend serves; the fake renders the same
     calls = make(dataset)
-    settings = Settings(backend="dataset", dataset_path=without_wiki_text(raw, tmp_path))
-    expected = await answers(Application(settings), calls)
+    expected = await answers(fixture, calls)
     async with FakeOpenProject({TOKEN: dataset}, profile="18.0") as fake:
         app = Application(http_settings(fake.base_url))
         try:

@@ -12,11 +12,11 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult
 
-from openproject_mcp.adapters.fixture import load_demo_dataset
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.composition import Application
 from openproject_mcp.config import Settings
 from tests.conftest import shared_path
+from tests.contract.conftest import served_dataset
 from tests.support.fake_openproject import FakeOpenProject, Fault
 
 SENTINEL = "sentinel-token-5be1d2c4"
@@ -29,7 +29,7 @@ def text_of(result: CallToolResult) -> str:
 
 @pytest.fixture
 async def fake() -> AsyncIterator[FakeOpenProject]:
-    async with FakeOpenProject({SENTINEL: load_demo_dataset()}, profile="18.0") as server:
+    async with FakeOpenProject({SENTINEL: served_dataset()}, profile="18.0") as server:
         yield server
 
 
@@ -143,7 +143,7 @@ async def test_no_token_in_any_error_text_or_log_line(fake: FakeOpenProject, cap
 
 
 async def test_a_sub_path_install_works() -> None:
-    async with FakeOpenProject({SENTINEL: load_demo_dataset()}, prefix="/openproject") as fake:
+    async with FakeOpenProject({SENTINEL: served_dataset()}, prefix="/openproject") as fake:
         assert fake.base_url.endswith("/openproject/")
         result = await call(settings_for(fake), "openproject_get_project", {"projectId": "webshop"})
         assert not result.is_error, text_of(result)
@@ -151,7 +151,7 @@ async def test_a_sub_path_install_works() -> None:
 
 
 async def test_one_search_never_floods_the_instance(fake: FakeOpenProject) -> None:
-    slow = FakeOpenProject({SENTINEL: load_demo_dataset()}, latency=0.02)
+    slow = FakeOpenProject({SENTINEL: served_dataset()}, latency=0.02)
     async with slow:
         result = await call(settings_for(slow), "openproject_search_work_packages", {"query": "payment"})
         assert not result.is_error
@@ -160,7 +160,7 @@ async def test_one_search_never_floods_the_instance(fake: FakeOpenProject) -> No
 
 async def test_the_instance_api_description_is_read_and_cached() -> None:
     spec = json.loads(shared_path("openproject-spec", "openproject-apiv3-17.3-stable.bundled.json").read_text())
-    async with FakeOpenProject({SENTINEL: load_demo_dataset()}, spec=spec) as fake:
+    async with FakeOpenProject({SENTINEL: served_dataset()}, spec=spec) as fake:
         app = Application(settings_for(fake))
         try:
             async with Client(build_server(app.scope)) as client:
@@ -175,7 +175,7 @@ async def test_the_instance_api_description_is_read_and_cached() -> None:
 
 
 async def test_without_admin_rights_users_come_from_principals_with_a_note() -> None:
-    async with FakeOpenProject({SENTINEL: load_demo_dataset()}, non_admin_tokens={SENTINEL}) as fake:
+    async with FakeOpenProject({SENTINEL: served_dataset()}, non_admin_tokens={SENTINEL}) as fake:
         result = await call(settings_for(fake), "openproject_list_users", {"pageSize": 100})
     assert not result.is_error, text_of(result)
     data = result.structured_content

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from openproject_mcp.adapters.fixture import load_demo_dataset
 from openproject_mcp.application.search_meetings import SearchMeetings, SearchMeetingsRequest
 from openproject_mcp.application.search_work_packages import SearchWorkPackages, SearchWorkPackagesRequest
 from openproject_mcp.composition import Application
-from tests.contract.conftest import TOKEN, http_settings
+from tests.contract.conftest import TOKEN, http_settings, served_dataset
 from tests.support.fake_openproject import FakeOpenProject
 
 SEED_BUDGET = 1 + 25 * 2  # one list, 25 enrichments of two requests each
@@ -19,7 +18,7 @@ async def test_a_cold_search_stays_within_the_seed_budget_and_a_repeat_costs_at_
         (SearchMeetings, SearchMeetingsRequest("catalogue")),
         (SearchWorkPackages, SearchWorkPackagesRequest("honeypot")),
     ]
-    async with FakeOpenProject({TOKEN: load_demo_dataset()}) as fake:
+    async with FakeOpenProject({TOKEN: served_dataset()}) as fake:
         app = Application(http_settings(fake.base_url))
         try:
             for kind, request in searches:

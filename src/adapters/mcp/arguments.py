@@ -10,9 +10,16 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from openproject_mcp.application.arguments import MAX_PAGE_SIZE, MAX_QUERY_LENGTH
+from openproject_mcp.application.metadata import UserStatus
+from openproject_mcp.application.search_wiki_pages import MAX_LIMIT as MAX_WIKI_RESULTS
+from openproject_mcp.application.views import MatchModeName
+from openproject_mcp.domain.queries import MeetingTime
+
+# The limits and enumerations come from the use cases, which check them again: one definition each.
 _STRUCT = {"rename": "camel", "forbid_unknown_fields": True, "kw_only": True, "frozen": True}
 
-PageSize = Annotated[int, msgspec.Meta(ge=1, le=100, description="Results per page, 1 to 100.")]
+PageSize = Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE_SIZE, description=f"Results per page, 1 to {MAX_PAGE_SIZE}.")]
 Offset = Annotated[
     int, msgspec.Meta(ge=1, description="1-based page number (OpenProject semantics): 2 is the second page.")
 ]
@@ -22,7 +29,7 @@ ProjectRef = (
     | Annotated[str, msgspec.Meta(min_length=1, max_length=255, description="Project identifier (slug).")]
 )
 MatchMode = Annotated[
-    Literal["fuzzy", "exact"],
+    MatchModeName,
     msgspec.Meta(
         description=(
             "'fuzzy' (default) tolerates typos, reordered and partial words, accents and question phrasing; "
@@ -30,7 +37,7 @@ MatchMode = Annotated[
         )
     ),
 ]
-Query = Annotated[str, msgspec.Meta(max_length=5000, description="What to look for, in natural words.")]
+Query = Annotated[str, msgspec.Meta(max_length=MAX_QUERY_LENGTH, description="What to look for, in natural words.")]
 StatusScope = (
     Annotated[Literal["open", "closed", "all"], msgspec.Meta(description="open, closed or all.")]
     | Annotated[int, msgspec.Meta(ge=1, description="A status id (see openproject_list_statuses).")]
@@ -108,7 +115,9 @@ class GetWorkPackageArgs(msgspec.Struct, **_STRUCT):
 class ListActivitiesArgs(msgspec.Struct, **_STRUCT):
     work_package_id: Id
     only_comments: bool = False
-    query: Annotated[str, msgspec.Meta(max_length=5000, description="Rank activities against this.")] | None = None
+    query: (
+        Annotated[str, msgspec.Meta(max_length=MAX_QUERY_LENGTH, description="Rank activities against this.")] | None
+    ) = None
     match_mode: MatchMode = "fuzzy"
 
 
@@ -142,7 +151,7 @@ class ListTypesArgs(msgspec.Struct, **_STRUCT):
 class ListUsersArgs(msgspec.Struct, **_STRUCT):
     page_size: PageSize = 20
     offset: Offset = 1
-    status: Literal["active", "registered", "locked", "invited"] | None = None
+    status: UserStatus | None = None
     name: Annotated[str, msgspec.Meta(max_length=200, description="Name, login or email contains this.")] | None = None
 
 
@@ -160,7 +169,7 @@ class GetApiSpecArgs(msgspec.Struct, **_STRUCT):
 
 class ListMeetingsArgs(msgspec.Struct, **_STRUCT):
     project_id: ProjectRef | None = None
-    time: Literal["upcoming", "past"] | None = None
+    time: MeetingTime | None = None
     offset: Offset = 1
     page_size: PageSize = 20
 
@@ -183,11 +192,12 @@ class GetWikiPageArgs(msgspec.Struct, **_STRUCT):
 
 
 class SearchWikiPagesArgs(msgspec.Struct, **_STRUCT):
-    query: Annotated[str, msgspec.Meta(max_length=5000, description="What to look for; omit to list pages.")] | None = (
-        None
-    )
+    query: (
+        Annotated[str, msgspec.Meta(max_length=MAX_QUERY_LENGTH, description="What to look for; omit to list pages.")]
+        | None
+    ) = None
     project_id: ProjectRef | None = None
-    limit: Annotated[int, msgspec.Meta(ge=1, le=100, description="At most this many results.")] = 20
+    limit: Annotated[int, msgspec.Meta(ge=1, le=MAX_WIKI_RESULTS, description="At most this many results.")] = 20
     refresh_cache: Annotated[bool, msgspec.Meta(description="Discover the wiki pages again.")] = False
     match_mode: MatchMode = "fuzzy"
 
@@ -195,7 +205,7 @@ class SearchWikiPagesArgs(msgspec.Struct, **_STRUCT):
 class ListWikiPageLinksArgs(msgspec.Struct, **_STRUCT):
     work_package_id: Id
     offset: Offset = 1
-    page_size: Annotated[int, msgspec.Meta(ge=1, le=100, description="Results per page, 1 to 100.")] = 30
+    page_size: PageSize = 30
 
 
 def input_schema(struct: type[msgspec.Struct]) -> dict[str, Any]:

@@ -54,30 +54,52 @@ class UseCaseScope(Protocol):
     async def resolve(self, use_case: type[U]) -> U: ...
 
 
-Handler = Callable[[Any, UseCaseScope, ProgressCallback | None], Awaitable[Any]]
+R = TypeVar("R")
+
+Handler = Callable[[Any, UseCaseScope, ProgressCallback | None], Awaitable[R]]
 
 
 @dataclass(frozen=True, slots=True)
 class ToolSpec:
+    """One tool. ``result`` is what its handler returns and what its output schema describes;
+    build it with :func:`tool`, which makes mypy check that the two agree."""
+
     name: str
     title: str
     description: str
     arguments: type[msgspec.Struct]
     result: type[Any]
-    handler: Handler
+    handler: Handler[Any]
     writes: bool = False
 
 
-async def _list_projects(args: a.ListProjectsArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
-    request = ListProjectsRequest(args.page_size, args.offset, args.sort_by, args.filters)
+def tool(
+    name: str,
+    title: str,
+    description: str,
+    arguments: type[msgspec.Struct],
+    result: type[R],
+    handler: Handler[R],
+    *,
+    writes: bool = False,
+) -> ToolSpec:
+    return ToolSpec(name, title, description, arguments, result, handler, writes)
+
+
+async def _list_projects(args: a.ListProjectsArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.ProjectList:
+    request = ListProjectsRequest(
+        page_size=args.page_size, offset=args.offset, sort_by=args.sort_by, filters=args.filters
+    )
     return await (await scope.resolve(ListProjects)).execute(request)
 
 
-async def _get_project(args: a.GetProjectArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+async def _get_project(args: a.GetProjectArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.ProjectDetail:
     return await (await scope.resolve(GetProject)).execute(GetProjectRequest(args.project_id))
 
 
-async def _list_work_packages(args: a.ListWorkPackagesArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+async def _list_work_packages(
+    args: a.ListWorkPackagesArgs, scope: UseCaseScope, _: ProgressCallback | None
+) -> v.WorkPackageList:
     request = ListWorkPackagesRequest(
         scope=WorkPackageScope(args.project_id, args.status, args.type, args.assignee_id),
         subject=args.subject,
@@ -89,18 +111,24 @@ async def _list_work_packages(args: a.ListWorkPackagesArgs, scope: UseCaseScope,
     return await (await scope.resolve(ListWorkPackages)).execute(request)
 
 
-async def _get_work_package(args: a.GetWorkPackageArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+async def _get_work_package(
+    args: a.GetWorkPackageArgs, scope: UseCaseScope, _: ProgressCallback | None
+) -> v.WorkPackageDetail:
     return await (await scope.resolve(GetWorkPackage)).execute(GetWorkPackageRequest(args.work_package_id))
 
 
-async def _list_activities(args: a.ListActivitiesArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
-    request = ListActivitiesRequest(args.work_package_id, args.only_comments, args.query, args.match_mode)
+async def _list_activities(
+    args: a.ListActivitiesArgs, scope: UseCaseScope, _: ProgressCallback | None
+) -> v.ActivityList:
+    request = ListActivitiesRequest(
+        args.work_package_id, only_comments=args.only_comments, query=args.query, match_mode=args.match_mode
+    )
     return await (await scope.resolve(ListWorkPackageActivities)).execute(request)
 
 
 async def _search_work_packages(
     args: a.SearchWorkPackagesArgs, scope: UseCaseScope, progress: ProgressCallback | None
-) -> Any:
+) -> v.WorkPackageSearchPage:
     request = SearchWorkPackagesRequest(
         query=args.query,
         scope=WorkPackageScope(args.project_id, args.status, args.type, args.assignee_id),
@@ -112,75 +140,89 @@ async def _search_work_packages(
     return await (await scope.resolve(SearchWorkPackages)).execute(request)
 
 
-async def _list_queries(args: a.ListQueriesArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
-    request = ListQueriesRequest(args.project_id, args.page_size, args.offset)
+async def _list_queries(args: a.ListQueriesArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.SavedQueryList:
+    request = ListQueriesRequest(args.project_id, page_size=args.page_size, offset=args.offset)
     return await (await scope.resolve(ListQueries)).execute(request)
 
 
-async def _get_query(args: a.GetQueryArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
-    request = GetQueryRequest(args.query_id, args.page_size, args.offset)
+async def _get_query(args: a.GetQueryArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.SavedQueryResult:
+    request = GetQueryRequest(args.query_id, page_size=args.page_size, offset=args.offset)
     return await (await scope.resolve(GetQuery)).execute(request)
 
 
-async def _list_types(args: a.ListTypesArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+async def _list_types(args: a.ListTypesArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.TypeList:
     return await (await scope.resolve(ListTypes)).execute(ListTypesRequest(args.project_id))
 
 
-async def _list_statuses(args: a.NoArguments, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+async def _list_statuses(args: a.NoArguments, scope: UseCaseScope, _: ProgressCallback | None) -> v.StatusList:
     return await (await scope.resolve(ListStatuses)).execute()
 
 
-async def _list_priorities(args: a.NoArguments, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+async def _list_priorities(args: a.NoArguments, scope: UseCaseScope, _: ProgressCallback | None) -> v.PriorityList:
     return await (await scope.resolve(ListPriorities)).execute()
 
 
-async def _list_users(args: a.ListUsersArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
-    request = ListUsersRequest(args.page_size, args.offset, args.status, args.name)
+async def _list_users(args: a.ListUsersArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.UserList:
+    request = ListUsersRequest(page_size=args.page_size, offset=args.offset, status=args.status, name=args.name)
     return await (await scope.resolve(ListUsers)).execute(request)
 
 
-async def _get_api_spec(args: a.GetApiSpecArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
-    request = GetApiSpecRequest(args.path, args.tag, args.schema, args.full, args.refresh)
+async def _get_api_spec(args: a.GetApiSpecArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.ApiSpecView:
+    request = GetApiSpecRequest(path=args.path, tag=args.tag, schema=args.schema, full=args.full, refresh=args.refresh)
     return await (await scope.resolve(GetApiSpec)).execute(request)
 
 
-async def _list_meetings(args: a.ListMeetingsArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
-    request = ListMeetingsRequest(args.project_id, args.time, args.offset, args.page_size)
+async def _list_meetings(args: a.ListMeetingsArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.MeetingList:
+    request = ListMeetingsRequest(args.project_id, time=args.time, offset=args.offset, page_size=args.page_size)
     return await (await scope.resolve(ListMeetings)).execute(request)
 
 
-async def _get_meeting(args: a.GetMeetingArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
-    request = GetMeetingRequest(args.id, args.include_agenda_items)
+async def _get_meeting(args: a.GetMeetingArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.MeetingDetail:
+    request = GetMeetingRequest(args.id, include_agenda_items=args.include_agenda_items)
     return await (await scope.resolve(GetMeeting)).execute(request)
 
 
-async def _search_meetings(args: a.SearchMeetingsArgs, scope: UseCaseScope, progress: ProgressCallback | None) -> Any:
+async def _search_meetings(
+    args: a.SearchMeetingsArgs, scope: UseCaseScope, progress: ProgressCallback | None
+) -> v.MeetingSearchPage:
     request = SearchMeetingsRequest(
-        args.query, args.project_id, args.match_mode, args.offset, args.page_size, progress=progress
+        args.query,
+        project_id=args.project_id,
+        match_mode=args.match_mode,
+        offset=args.offset,
+        page_size=args.page_size,
+        progress=progress,
     )
     return await (await scope.resolve(SearchMeetings)).execute(request)
 
 
-async def _get_wiki_page(args: a.GetWikiPageArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
+async def _get_wiki_page(args: a.GetWikiPageArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.WikiPageDetail:
     return await (await scope.resolve(GetWikiPage)).execute(GetWikiPageRequest(args.id))
 
 
 async def _search_wiki_pages(
     args: a.SearchWikiPagesArgs, scope: UseCaseScope, progress: ProgressCallback | None
-) -> Any:
+) -> v.WikiSearchPage:
     request = SearchWikiPagesRequest(
-        args.query, args.project_id, args.limit, args.refresh_cache, args.match_mode, progress=progress
+        args.query,
+        project_id=args.project_id,
+        limit=args.limit,
+        refresh_cache=args.refresh_cache,
+        match_mode=args.match_mode,
+        progress=progress,
     )
     return await (await scope.resolve(SearchWikiPages)).execute(request)
 
 
-async def _list_wiki_page_links(args: a.ListWikiPageLinksArgs, scope: UseCaseScope, _: ProgressCallback | None) -> Any:
-    request = ListWikiPageLinksRequest(args.work_package_id, args.offset, args.page_size)
+async def _list_wiki_page_links(
+    args: a.ListWikiPageLinksArgs, scope: UseCaseScope, _: ProgressCallback | None
+) -> v.WikiPageLinkList:
+    request = ListWikiPageLinksRequest(args.work_package_id, offset=args.offset, page_size=args.page_size)
     return await (await scope.resolve(ListWikiPageLinks)).execute(request)
 
 
 TOOLS: tuple[ToolSpec, ...] = (
-    ToolSpec(
+    tool(
         "openproject_list_projects",
         "List projects",
         "List the OpenProject projects you can see, with pagination, sorting (sortBy 'name', 'name:desc' or "
@@ -189,7 +231,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.ProjectList,
         _list_projects,
     ),
-    ToolSpec(
+    tool(
         "openproject_get_project",
         "Get a project",
         "Get one project by numeric id or identifier (slug), with its description, parent and status.",
@@ -197,7 +239,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.ProjectDetail,
         _get_project,
     ),
-    ToolSpec(
+    tool(
         "openproject_list_work_packages",
         "List work packages",
         "Browse work packages with exact filters: project, status (default all: open and closed), type, "
@@ -208,7 +250,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.WorkPackageList,
         _list_work_packages,
     ),
-    ToolSpec(
+    tool(
         "openproject_get_work_package",
         "Get a work package",
         "Get one work package by id (or display id such as 'DEMO-38' on OpenProject 17.5+): description, "
@@ -218,7 +260,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.WorkPackageDetail,
         _get_work_package,
     ),
-    ToolSpec(
+    tool(
         "openproject_list_work_package_activities",
         "List work package activity",
         "The timeline of one work package (comments and changes), oldest first. With query, only the "
@@ -228,7 +270,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.ActivityList,
         _list_activities,
     ),
-    ToolSpec(
+    tool(
         "openproject_search_work_packages",
         "Search work packages",
         "Find work packages by meaning: searches subjects, descriptions and comments, tolerating typos, "
@@ -241,7 +283,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.WorkPackageSearchPage,
         _search_work_packages,
     ),
-    ToolSpec(
+    tool(
         "openproject_list_queries",
         "List saved queries",
         "List saved work package queries (views), in one project or everywhere. Run one with openproject_get_query.",
@@ -249,7 +291,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.SavedQueryList,
         _list_queries,
     ),
-    ToolSpec(
+    tool(
         "openproject_get_query",
         "Run a saved query",
         "Get a saved query's definition (filters, columns, sort) and one page of the work packages it "
@@ -258,7 +300,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.SavedQueryResult,
         _get_query,
     ),
-    ToolSpec(
+    tool(
         "openproject_list_types",
         "List work package types",
         "List work package types (Task, Bug, Milestone...), for the whole instance or one project. Use the "
@@ -267,7 +309,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.TypeList,
         _list_types,
     ),
-    ToolSpec(
+    tool(
         "openproject_list_statuses",
         "List statuses",
         "List every work package status with whether it counts as closed. Use the ids as the status "
@@ -276,7 +318,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.StatusList,
         _list_statuses,
     ),
-    ToolSpec(
+    tool(
         "openproject_list_priorities",
         "List priorities",
         "List every work package priority with whether it is active and which is the default.",
@@ -284,7 +326,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.PriorityList,
         _list_priorities,
     ),
-    ToolSpec(
+    tool(
         "openproject_list_users",
         "List users",
         "List users, optionally filtered by status (active, locked...) and name (name, login or email "
@@ -294,7 +336,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.UserList,
         _list_users,
     ),
-    ToolSpec(
+    tool(
         "openproject_get_openapi_spec",
         "Read the OpenProject API description",
         "The instance's own OpenAPI description. Without arguments: a summary (title, version, tags, paths). "
@@ -304,7 +346,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.ApiSpecView,
         _get_api_spec,
     ),
-    ToolSpec(
+    tool(
         "openproject_list_meetings",
         "List meetings",
         "List meetings, optionally in one project and only upcoming or past ones, with pagination. To find "
@@ -313,7 +355,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.MeetingList,
         _list_meetings,
     ),
-    ToolSpec(
+    tool(
         "openproject_get_meeting",
         "Get a meeting",
         "Get one meeting with its participants and agenda items (notes, outcomes, linked work packages). "
@@ -323,7 +365,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.MeetingDetail,
         _get_meeting,
     ),
-    ToolSpec(
+    tool(
         "openproject_search_meetings",
         "Search meetings",
         "Find meetings by meaning: searches titles, locations, agenda items, their notes and outcomes "
@@ -334,7 +376,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.MeetingSearchPage,
         _search_meetings,
     ),
-    ToolSpec(
+    tool(
         "openproject_get_wiki_page",
         "Get a wiki page",
         "Get one wiki page by id: title, project and attachments with download links. No released OpenProject "
@@ -344,7 +386,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.WikiPageDetail,
         _get_wiki_page,
     ),
-    ToolSpec(
+    tool(
         "openproject_search_wiki_pages",
         "Search wiki pages",
         "Find wiki pages by title (and body text where available), tolerating typos, partial words, accents "
@@ -355,7 +397,7 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.WikiSearchPage,
         _search_wiki_pages,
     ),
-    ToolSpec(
+    tool(
         "openproject_list_wiki_page_links",
         "List wiki page links",
         "List the wiki pages linked to one work package, with provider, link type (relation or inline) and, "

@@ -1,9 +1,12 @@
 """The HTTP client of the OpenProject backend: one instance per tool call.
 
-It sends GET requests only, relative to the configured base URL (so an install under a sub-path
-such as ``https://host/openproject/`` keeps its prefix), with a bounded number of requests in
-flight per tenant, and retries the answers worth retrying (429, 502, 503, 504, connection resets)
-with exponential backoff and jitter, honouring ``Retry-After``, within a sleep budget per call.
+It sends requests relative to the configured base URL (so an install under a sub-path such as
+``https://host/openproject/`` keeps its prefix), with a bounded number of requests in flight per
+tenant, and retries the answers worth retrying (429, 502, 503, 504, connection resets) with
+exponential backoff and jitter, honouring ``Retry-After``, within a sleep budget per call. A
+request that is not idempotent (POST, PATCH) is retried only when OpenProject said it did not
+process it (429); once it may have reached the server (a timeout, a reset, a gateway error), it
+fails with an error saying its outcome is unknown, never repeated blindly.
 Everything that goes wrong leaves as one of the core's errors, with the API token redacted.
 
 What the instance sends decides nothing about how much work a call does: every response body
@@ -24,11 +27,13 @@ import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 from yarl import URL
 
+from openproject_mcp.adapters.openproject.endpoints import IDEMPOTENT_METHODS, Method
 from openproject_mcp.adapters.openproject.http_errors import (
     AUTH_HINT,
     RETRYABLE_STATUSES,
@@ -78,18 +83,23 @@ def normalize_base_url(url: str) -> str:
     if not text:
         raise ValueError(f"The OpenProject base URL is empty; give the address of the instance, {example}.")
     parts = urlsplit(text)
+    if "@" in parts.netloc:
+        # Checked first, and the value is never repeated: the part before "@" may be a password.
+        raise ValueError(
+            "The OpenProject base URL must not contain credentials (user:password@); give the API "
+            f"token separately (OPENPROJECT_API_KEY), {example}."
+        )
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
-        raise ValueError(f"The OpenProject base URL must start with http:// or https:// (got {text!r}); {example}.")
+        raise ValueError(
+            f"The OpenProject base URL must be an http(s) URL, starting with http:// or https:// (got {text!r}); "
+            f"{example}."
+        )
     if not parts.hostname:
         raise ValueError(f"The OpenProject base URL {text!r} has no host name; {example}.")
-    if parts.username is not None or parts.password is not None:
-        raise ValueError(
-            "The OpenProject base URL must not contain credentials; give the API token separately "
-            "(OPENPROJECT_API_KEY)."
-        )
     if parts.query or parts.fragment:
-        raise ValueError(f"The OpenProject base URL {text!r} must not have a query or fragment; {example}.")
+        # Not repeated either: a query string is where tokens get pasted.
+        raise ValueError(f"The OpenProject base URL must not have a query or fragment; {example}.")
     try:
         port = parts.port
     except ValueError as exc:
@@ -147,16 +157,16 @@ def basic_credentials(api_key: str) -> str:
     return aiohttp.encode_basic_auth("apikey", api_key)
 
 
-async def open_session(
+def new_session(
     settings: ClientSettings, api_key: str, connector: aiohttp.BaseConnector | None = None
-) -> AsyncIterator[aiohttp.ClientSession]:
-    """An HTTP session for one tool call, for a dependency-injector ``providers.Resource``.
+) -> aiohttp.ClientSession:
+    """An HTTP session for one tool call; the caller closes it (``await session.close()``).
 
     It runs on the shared connection pool when ``connector`` is given (and leaves it open),
     authenticates with the token as Basic ``apikey:<token>``, and asks for HAL+JSON. A blank
     token raises ``AuthenticationError`` before anything is opened.
     """
-    session = aiohttp.ClientSession(
+    return aiohttp.ClientSession(
         base_url=settings.base_url,
         connector=connector,
         connector_owner=connector is None,
@@ -170,6 +180,13 @@ async def open_session(
         # Bodies are decompressed by the client, chunk by chunk within the response cap.
         auto_decompress=False,
     )
+
+
+async def open_session(
+    settings: ClientSettings, api_key: str, connector: aiohttp.BaseConnector | None = None
+) -> AsyncIterator[aiohttp.ClientSession]:
+    """:func:`new_session` as an async generator, closed when it ends (for ``asynccontextmanager``)."""
+    session = new_session(settings, api_key, connector)
     try:
         yield session
     finally:
@@ -340,6 +357,8 @@ class _StatusFailure:
 class _TransportFailure:
     error: OpenProjectMcpError
     retryable: bool
+    reached: bool = True
+    """Whether the request may have reached OpenProject (then a write's outcome is unknown)."""
 
 
 _Failure = _StatusFailure | _TransportFailure
@@ -435,35 +454,46 @@ class OpenProjectClient:
         the retries), ``UpstreamServerError`` (5xx after the retries, unreadable body) and
         ``NetworkError`` (connection failure, timeout).
         """
+        return await self.request("GET", path, params)
+
+    async def request(self, method: Method, path: str, params: QueryParams | None = None, body: Any = None) -> bytes:
+        """The body of a successful ``method path``; ``body`` (if any) is sent as JSON.
+
+        The errors are those of :meth:`get`. A request that is not idempotent is not retried once
+        it may have reached OpenProject: a timeout or a dropped connection then raises
+        ``NetworkError`` and a gateway error ``UpstreamServerError``, each saying the outcome is
+        unknown.
+        """
         if path.startswith("/") or "://" in path:
             raise ValueError(f"request paths are relative to the base URL, got {path!r}")
+        idempotent = method in IDEMPOTENT_METHODS
         retries = 0
         while True:
             if self._requests >= self._settings.max_requests_per_call:
                 raise self.request_limit_error(
                     f"This call reached its limit of {self._settings.max_requests_per_call} requests to "
-                    f"OpenProject (OPENPROJECT_MAX_REQUESTS_PER_CALL) before GET /{path}; that answer, and "
+                    f"OpenProject (OPENPROJECT_MAX_REQUESTS_PER_CALL) before {method} /{path}; that answer, and "
                     "whatever needed it, was not read."
                 )
             self._requests += 1
-            outcome = await self._attempt(path, params)
+            outcome = await self._attempt(method, path, params, body)
             if isinstance(outcome, bytes):
                 return redact_bytes(outcome, self._secrets)
-            delay = self._retry_delay(outcome, retries)
+            delay = self._retry_delay(outcome, retries, idempotent)
             if delay is None:
-                raise self._final_error(outcome, path, retries)
+                raise self._final_error(outcome, method, path, retries, idempotent)
             retries += 1
             self._slept += delay
             await self._sleep(delay)
 
-    async def _attempt(self, path: str, params: QueryParams | None) -> bytes | _Failure:
+    async def _attempt(self, method: Method, path: str, params: QueryParams | None, payload: Any) -> bytes | _Failure:
         try:
             async with (
                 self._limiter,
-                self._session.get(path, params=params, allow_redirects=False) as response,
+                self._session.request(method, path, params=params, json=payload, allow_redirects=False) as response,
             ):
                 if response.status < 300:
-                    return await self._read_body(response, path)
+                    return await self._read_body(response, method, path)
                 try:
                     body = await read_bounded(response, ERROR_BODY_BYTES)
                 except (aiohttp.ClientError, TimeoutError, BodyTooLargeError, UnreadableEncodingError):
@@ -480,33 +510,36 @@ class OpenProjectClient:
             return _TransportFailure(
                 NetworkError(
                     self.redact(
-                        f"OpenProject at {self.base_url} did not answer GET /{path} within "
+                        f"OpenProject at {self.base_url} did not answer {method} /{path} within "
                         f"{self._settings.timeout_seconds:g} seconds."
                     ),
                     hint="The instance may be slow or unreachable; try again, or ask for less data.",
                 ),
                 retryable=False,
+                reached=True,
             )
         except aiohttp.ClientPayloadError as exc:
             return _TransportFailure(
                 UpstreamServerError(
                     self.redact(
-                        f"The response of OpenProject to GET /{path} could not be read "
+                        f"The response of OpenProject to {method} /{path} could not be read "
                         f"(the body was cut off or malformed: {exc})."
                     ),
                     hint="Try again; if it persists, check the instance or a proxy in front of it.",
                 ),
                 retryable=False,
+                reached=True,
             )
         except aiohttp.ClientConnectorError as exc:
-            return _TransportFailure(self._network_error(path, exc), retryable=False)
+            # No connection was made: the request never left.
+            return _TransportFailure(self._network_error(method, path, exc), retryable=False, reached=False)
         except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
-            # The connection was reset or dropped mid-request: worth another try.
-            return _TransportFailure(self._network_error(path, exc), retryable=True)
+            # The connection was reset or dropped mid-request: worth another try if repeating is harmless.
+            return _TransportFailure(self._network_error(method, path, exc), retryable=True, reached=True)
         except aiohttp.ClientError as exc:
-            return _TransportFailure(self._network_error(path, exc), retryable=False)
+            return _TransportFailure(self._network_error(method, path, exc), retryable=False, reached=True)
 
-    async def _read_body(self, response: aiohttp.ClientResponse, path: str) -> bytes | _Failure:
+    async def _read_body(self, response: aiohttp.ClientResponse, method: str, path: str) -> bytes | _Failure:
         limit = self._settings.max_response_bytes
         call_limit = limit * CALL_BYTES_FACTOR
         room = min(limit, call_limit - self._bytes_read)
@@ -517,12 +550,12 @@ class OpenProjectClient:
             if room < limit:
                 message = (
                     f"This call has read {self._bytes_read:,} bytes from OpenProject, and the answer to "
-                    f"GET /{path} would pass the {call_limit:,} bytes one call may read "
+                    f"{method} /{path} would pass the {call_limit:,} bytes one call may read "
                     f"({CALL_BYTES_FACTOR} times OPENPROJECT_MAX_RESPONSE_BYTES); it was not read."
                 )
             else:
                 message = (
-                    f"The answer of OpenProject to GET /{path} is larger than the limit of {limit:,} bytes "
+                    f"The answer of OpenProject to {method} /{path} is larger than the limit of {limit:,} bytes "
                     "(OPENPROJECT_MAX_RESPONSE_BYTES, decompressed size); it was not read."
                 )
             return _TransportFailure(
@@ -537,7 +570,7 @@ class OpenProjectClient:
             response.close()
             return _TransportFailure(
                 UpstreamServerError(
-                    self.redact(f"The response of OpenProject to GET /{path} could not be read: {exc}."),
+                    self.redact(f"The response of OpenProject to {method} /{path} could not be read: {exc}."),
                     hint="Check the instance or a proxy in front of it.",
                 ),
                 retryable=False,
@@ -545,23 +578,24 @@ class OpenProjectClient:
         self._bytes_read += len(body)
         return body
 
-    def _network_error(self, path: str, exc: BaseException) -> NetworkError:
+    def _network_error(self, method: str, path: str, exc: BaseException) -> NetworkError:
         detail = str(exc) or type(exc).__name__
         return NetworkError(
-            self.redact(f"Could not reach OpenProject at {self.base_url} for GET /{path}: {detail}"),
+            self.redact(f"Could not reach OpenProject at {self.base_url} for {method} /{path}: {detail}"),
             hint="Check OPENPROJECT_BASE_URL and that the instance is reachable from this server.",
         )
 
-    def _retry_delay(self, failure: _Failure, retries: int) -> float | None:
+    def _retry_delay(self, failure: _Failure, retries: int, idempotent: bool = True) -> float | None:
         """Seconds to wait before the next attempt, or ``None`` to give up now."""
         if retries >= self._settings.max_retries:
             return None
         if isinstance(failure, _TransportFailure):
-            if not failure.retryable:
+            if not failure.retryable or not idempotent:
                 return None
             retry_after = None
         else:
-            if failure.status not in RETRYABLE_STATUSES:
+            if failure.status not in RETRYABLE_STATUSES or (not idempotent and failure.status != 429):
+                # Only a 429 says a write was not processed; a gateway error may hide one that was.
                 return None
             retry_after = failure.retry_after
         if retry_after is not None:
@@ -576,13 +610,17 @@ class OpenProjectClient:
             return None
         return delay
 
-    def _final_error(self, failure: _Failure, path: str, retries: int) -> OpenProjectMcpError:
+    def _final_error(
+        self, failure: _Failure, method: str, path: str, retries: int, idempotent: bool = True
+    ) -> OpenProjectMcpError:
         if isinstance(failure, _TransportFailure):
+            if not idempotent and failure.reached:
+                return self._outcome_unknown(type(failure.error), failure.error.message, failure.error.hint)
             return failure.error
         if failure.status in (301, 302, 303, 307, 308):
             return UpstreamServerError(
                 self.redact(
-                    f"OpenProject redirected GET /{path} (HTTP {failure.status}); requests are not "
+                    f"OpenProject redirected {method} /{path} (HTTP {failure.status}); requests are not "
                     "followed off the configured address."
                 ),
                 hint="Check OPENPROJECT_BASE_URL: use the address the instance is served at (https?).",
@@ -590,9 +628,9 @@ class OpenProjectClient:
             )
         if failure.status == 429:
             return rate_limited_error(
-                path=path, retry_after=failure.retry_after, retries=retries, secrets=self._secrets
+                path=path, retry_after=failure.retry_after, retries=retries, secrets=self._secrets, method=method
             )
-        return error_for_status(
+        error = error_for_status(
             failure.status,
             failure.reason,
             failure.body,
@@ -600,4 +638,19 @@ class OpenProjectClient:
             retry_after=failure.retry_after,
             retries=retries,
             secrets=self._secrets,
+            method=method,
+        )
+        if not idempotent and failure.status in RETRYABLE_STATUSES:
+            return self._outcome_unknown(type(error), error.message, error.hint, status=failure.status)
+        return error
+
+    def _outcome_unknown(
+        self, kind: type[OpenProjectMcpError], message: str, hint: str | None, status: int | None = None
+    ) -> OpenProjectMcpError:
+        """A write that may have reached OpenProject failed: say so, and that it was not repeated."""
+        return kind(
+            f"{message} The outcome is unknown: OpenProject may or may not have applied the change, "
+            "and it was not sent again.",
+            hint=" ".join(filter(None, ["Check the current state in OpenProject before trying again.", hint])),
+            status=status,
         )

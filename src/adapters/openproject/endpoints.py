@@ -1,5 +1,5 @@
-"""Every request the adapter issues, as data: path templates, the query parameters sent, and
-the OpenProject version that introduced the endpoint.
+"""Every request the adapter issues, as data: the HTTP method, path templates, the query
+parameters sent, and the OpenProject version that introduced the endpoint.
 
 The templates are the single source of the request paths (repositories build paths from them,
 never by hand), so a test can check each one against the 17.3 OpenAPI document. Endpoints newer
@@ -16,16 +16,25 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 from urllib.parse import quote
 
 from openproject_mcp.domain.queries import Filter, PageRequest, SortKey
+
+Method = Literal["GET", "POST", "PATCH", "PUT", "DELETE"]
+IDEMPOTENT_METHODS: frozenset[str] = frozenset({"GET", "PUT", "DELETE"})
+"""Sending one of these twice has the effect of sending it once; POST and PATCH are not."""
 
 MAX_PAGE_SIZE = 1000  # OpenProject's default ``apiv3_max_page_size``
 
 
 @dataclass(frozen=True, slots=True)
 class Endpoint:
-    """One GET endpoint. ``template`` is relative to the base URL, e.g. ``api/v3/projects/{id}``."""
+    """One endpoint. ``template`` is relative to the base URL, e.g. ``api/v3/projects/{id}``.
+
+    ``method`` is what the client sends; reads are ``GET``. A ``POST`` or ``PATCH`` endpoint is not
+    idempotent, so the client never repeats it once it may have reached the server.
+    """
 
     template: str
     params: frozenset[str] = frozenset()
@@ -34,6 +43,12 @@ class Endpoint:
     undocumented_params: Mapping[str, str] = field(default_factory=dict)
     """Parameters sent although the 17.3 document does not list them, each with the reason."""
     note: str = ""
+    method: Method = "GET"
+
+    @property
+    def idempotent(self) -> bool:
+        """Whether sending it twice has the effect of sending it once (so it may be retried)."""
+        return self.method in IDEMPOTENT_METHODS
 
     def path(self, **values: int | str) -> str:
         """The request path with every placeholder filled in, URL-encoded (``/`` included)."""

@@ -190,13 +190,14 @@ def error_for_status(
     retry_after: float | None,
     retries: int,
     secrets: Iterable[str],
+    method: str = "GET",
 ) -> OpenProjectMcpError:
-    """The core error for an HTTP error answer to ``GET path``."""
+    """The core error for an HTTP error answer to ``method path``."""
     secrets = tuple(secrets)
     name, upstream = parse_error_body(body)
     said = f": {upstream}" if upstream else "."
     status_text = f"HTTP {status}{f' {reason}' if reason else ''}"
-    where = f"GET /{path}"
+    where = f"{method} /{path}"
 
     def clean(text: str) -> str:
         return redact(text, secrets)
@@ -258,7 +259,7 @@ def error_for_status(
 
 
 def rate_limited_error(
-    *, path: str, retry_after: float | None, retries: int, secrets: Iterable[str]
+    *, path: str, retry_after: float | None, retries: int, secrets: Iterable[str], method: str = "GET"
 ) -> RateLimitedError:
     if retry_after is not None:
         wait = f"it asks to wait {_seconds(retry_after)} before the next request"
@@ -266,7 +267,7 @@ def rate_limited_error(
         wait = "wait a minute before the next request"
     retried = f" after {retries} {'retry' if retries == 1 else 'retries'}" if retries else ""
     return RateLimitedError(
-        redact(f"OpenProject is rate limiting requests (HTTP 429 on GET /{path}{retried}); {wait}.", secrets),
+        redact(f"OpenProject is rate limiting requests (HTTP 429 on {method} /{path}{retried}); {wait}.", secrets),
         retry_after_seconds=retry_after,
         hint="Make fewer or smaller requests, then try again.",
     )
