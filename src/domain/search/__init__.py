@@ -1,6 +1,6 @@
 """The search unit: fold, tokenise, score and rank records against a query (standard library only).
 
-Pure functions over their arguments; no I/O and no state kept between calls. ADR 0003 records
+Pure functions over their arguments; no I/O and no state kept between calls. ADR 0009 records
 the rules and why they are what they are.
 """
 
@@ -10,19 +10,19 @@ from openproject_mcp.domain.search.rank import (
     DEFAULT_MIN_SCORE,
     Field,
     FieldMatch,
+    FieldScore,
     ItemMatch,
     MatchMode,
+    QueryScorer,
     Ranked,
+    Ranking,
+    TokenStore,
     rank_records,
-)
-from openproject_mcp.domain.search.score import (
-    EDIT_PENALTY,
-    PHRASE_BONUS,
-    FieldScore,
     score_field,
-    score_token,
 )
+from openproject_mcp.domain.search.score import EDIT_PENALTY, PHRASE_BONUS, STEM_SCORE, score_token
 from openproject_mcp.domain.search.snippet import SNIPPET_LEAD, SNIPPET_LENGTH, snippet
+from openproject_mcp.domain.search.stem import stem_keys
 
 __all__ = [
     "DEFAULT_MIN_SCORE",
@@ -30,13 +30,17 @@ __all__ = [
     "PHRASE_BONUS",
     "SNIPPET_LEAD",
     "SNIPPET_LENGTH",
+    "STEM_SCORE",
     "Field",
     "FieldMatch",
     "FieldScore",
     "ItemMatch",
     "MatchMode",
+    "QueryScorer",
     "Ranked",
+    "Ranking",
     "Token",
+    "TokenStore",
     "bounded_distance",
     "normalize",
     "query_tokens",
@@ -44,5 +48,6 @@ __all__ = [
     "score_field",
     "score_token",
     "snippet",
+    "stem_keys",
     "tokenize",
 ]

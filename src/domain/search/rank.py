@@ -1,25 +1,37 @@
 """Rank records against a query over declared fields: the one entry point the application uses.
 
 Callers say *what* to search (``Field`` declarations); this module says *how well* it matches.
-Everything is computed per call from the arguments: no state survives a call, so nothing can
-leak between requests or tenants.
+``rank_records`` computes everything from its arguments. A ``QueryScorer`` is the same work
+spread over several rankings of one search (the pipeline ranks shallow fields, then all
+fields of the enriched records): it remembers, for that one search only, each text's tokens
+and matches, so no text is tokenised or matched twice. Nothing survives the scorer, so
+nothing can leak between requests or tenants; a caller that wants token values kept across
+searches passes its own (tenant-scoped) ``TokenStore``.
+
+The rules (ADR 0009): per query term, the best token score in a text; terms weighted by how
+informative they are among the ranked records (``log(1 + N / df)``; a term no record matches
+is left out and reported in ``unmatched_terms``); a text scores the weighted mean of its
+terms' bests plus ``PHRASE_BONUS`` times how close to the query's phrase its words stand,
+on a scale where only the verbatim phrase reaches 1.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
-from typing import Generic, Literal, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar
 
 from openproject_mcp.domain.search.normalize import (
+    STOPWORDS,
     fold_for_containment,
     locate_folded,
-    query_tokens,
+    normalize,
     token_start,
     token_values,
 )
-from openproject_mcp.domain.search.score import combine_field_score, phrase_present, vocabulary_hits
+from openproject_mcp.domain.search.query import MIN_FUZZY_QUERY_LENGTH, QueryPlan, Term, plan_query
+from openproject_mcp.domain.search.score import PHRASE_BONUS, PREFIX_SCORE, is_strong, vocabulary_hits
 from openproject_mcp.domain.search.snippet import snippet
 
 __all__ = [
@@ -27,10 +39,15 @@ __all__ = [
     "MIN_FUZZY_QUERY_LENGTH",
     "Field",
     "FieldMatch",
+    "FieldScore",
     "ItemMatch",
     "MatchMode",
+    "QueryScorer",
     "Ranked",
+    "Ranking",
+    "TokenStore",
     "rank_records",
+    "score_field",
 ]
 
 T = TypeVar("T")
@@ -38,8 +55,12 @@ T = TypeVar("T")
 MatchMode = Literal["fuzzy", "exact"]
 
 DEFAULT_MIN_SCORE = 0.35
-# Edit distance means nothing for one or two characters; such queries fall back to containment.
-MIN_FUZZY_QUERY_LENGTH = 3
+# How near the query's phrase a text's words stand: verbatim (stopwords of the text skipped),
+# in order with a few words between, or all close together in another order.
+PHRASE_ADJACENT = 1.0
+PHRASE_IN_ORDER = 0.6
+PHRASE_CLOSE = 0.4
+PHRASE_GAP = 2  # words allowed between two query words for "in order" and "close"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,8 +108,48 @@ class Ranked(Generic[T]):
         return tuple(match.field for match in self.matches)
 
 
-# One text's verdict: its field score and the best score per query token.
-_Verdict = tuple[float, tuple[float, ...]]
+@dataclass(frozen=True, slots=True)
+class Ranking(Generic[T]):
+    """Ranked records, best first, and the query terms no ranked record matched at all."""
+
+    hits: list[Ranked[T]]
+    unmatched_terms: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FieldScore:
+    """How well one text answers a query on its own."""
+
+    score: float
+    token_scores: tuple[float, ...]
+    matched_offsets: tuple[int, ...]
+
+
+class TokenStore(Protocol):
+    """Token values of texts kept by the caller between searches (``token_values`` of the text)."""
+
+    def get(self, text: str) -> Sequence[str] | None: ...
+
+    def put(self, text: str, values: Sequence[str]) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _TextMatch:
+    """One text against the query terms: best strong / weak score and where they stand.
+
+    Strong is exact or another form of the word; weak is prefix, containment or edits, which
+    a term present verbatim among the candidates no longer counts. Positions index the text's
+    tokens with its stopwords skipped; they are kept only when two or more terms matched.
+    """
+
+    strong: tuple[float, ...]
+    weak: tuple[float, ...]
+    strong_at: tuple[tuple[int, ...], ...] | None
+    weak_at: tuple[tuple[int, ...], ...] | None
+
+
+# (term index, score, strong?) for every token that matches some term.
+_Entry = tuple[int, float, bool]
 
 
 def rank_records(
@@ -102,30 +163,454 @@ def rank_records(
     weight_scale: float | None = None,
     limit: int | None = None,
 ) -> list[Ranked[T]]:
-    """Records matching ``query``, best first, ties by ascending ``key``; see ADR 0003 for the rules.
+    """Records matching ``query``, best first, ties by ascending ``key``; see ADR 0009 for the rules.
 
     ``weight_scale`` is the weight a perfect hit is measured against (default: the highest weight
     in ``fields``); a pipeline ranking shallow and deep fields separately passes the highest
     weight of both, so the two rankings share one scale. ``limit`` cuts after sorting.
     """
-    if mode not in ("fuzzy", "exact"):
-        raise ValueError(f"unknown match mode {mode!r}")
-    if limit is not None and limit < 0:
-        raise ValueError(f"limit must be >= 0, got {limit}")
-    scale = _scale(fields, weight_scale)
-    candidates = list(records)
-    needle = fold_for_containment(query)
-    ranked: list[Ranked[T]]
-    if not needle:
-        ranked = [Ranked(record, 0.0, ()) for record in candidates]
-    else:
-        tokens = query_tokens(query)
-        if mode == "exact" or len(needle) < MIN_FUZZY_QUERY_LENGTH or not tokens:
-            ranked = _rank_containment(candidates, needle, fields, scale)
+    ranking = QueryScorer(query, mode=mode).rank(
+        records, fields, key=key, min_score=min_score, weight_scale=weight_scale, limit=limit
+    )
+    return ranking.hits
+
+
+def score_field(query: Sequence[str], text: str) -> FieldScore:
+    """Score ``text`` alone against query words (as from ``query_tokens``; they are folded again).
+
+    The text is its own candidate set, so a word it lacks is an unmatched term and does not
+    count. ``matched_offsets`` holds, per matched word, the start of the first token reaching
+    that word's best score: the anchors a snippet is cut around.
+    """
+    words = tuple(dict.fromkeys(normalize(value) for value in query))
+    if not words:
+        return FieldScore(0.0, (), ())
+    scorer = QueryScorer(" ".join(words), plan=QueryPlan(tuple(Term(word, word) for word in words), False))
+    field: Field[str] = Field("text", 1.0, lambda value: value)
+    hits = scorer.rank([text], [field], key=lambda _: 0, min_score=0.0).hits
+    if not hits:
+        return FieldScore(0.0, (0.0,) * len(words), ())
+    match = scorer.text_match(text)
+    best = scorer.effective(match) if match else (0.0,) * len(words)
+    return FieldScore(hits[0].matches[0].score, best, tuple(sorted(set(scorer.offsets(text, best)))))
+
+
+class QueryScorer:
+    """One query scored over the rankings of one search; see the module docstring."""
+
+    def __init__(
+        self,
+        query: str,
+        *,
+        mode: MatchMode = "fuzzy",
+        store: TokenStore | None = None,
+        plan: QueryPlan | None = None,
+    ) -> None:
+        if mode not in ("fuzzy", "exact"):
+            raise ValueError(f"unknown match mode {mode!r}")
+        self._needle = fold_for_containment(query)
+        self._plan = plan if plan is not None else plan_query(query, self._needle)
+        self._containment = mode == "exact" or not self._needle or not self._plan.terms
+        self._store = store
+        terms = self._plan.terms
+        self._terms = terms
+        self._values: dict[str, Sequence[str]] = {}
+        self._vocabulary: set[str] = set()
+        self._strong: list[dict[str, float]] = [{} for _ in terms]
+        self._weak: list[dict[str, float]] = [{} for _ in terms]
+        self._sequences: list[set[tuple[str, ...]]] = [set(term.sequences) for term in terms]
+        self._joined: dict[str, tuple[int, int]] = {}
+        words = [term.word for term in terms]
+        for index in range(len(terms) - 1):
+            first, second = words[index], words[index + 1]
+            if first and second and terms[index].fuzzy and terms[index + 1].fuzzy:
+                self._joined[first + second] = (index, index + 1)
+        self._matches: dict[str, _TextMatch | None] = {}
+        self._index: dict[str, list[_Entry]] = {}
+        self._starts: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        self._suppressed: tuple[bool, ...] = (False,) * len(terms)
+        self.texts_matched = 0  # texts matched against the terms, each at most once per scorer
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        return tuple(term.text for term in self._terms)
+
+    def rank(
+        self,
+        records: Iterable[T],
+        fields: Sequence[Field[T]],
+        *,
+        key: Callable[[T], int],
+        min_score: float = DEFAULT_MIN_SCORE,
+        weight_scale: float | None = None,
+        limit: int | None = None,
+    ) -> Ranking[T]:
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be >= 0, got {limit}")
+        scale = _scale(fields, weight_scale)
+        candidates = list(records)
+        unmatched: tuple[str, ...] = ()
+        ranked: list[Ranked[T]]
+        if not self._needle:
+            ranked = [Ranked(record, 0.0, ()) for record in candidates]
+        elif self._containment:
+            ranked = _rank_containment(candidates, self._needle, fields, scale)
         else:
-            ranked = _rank_fuzzy(candidates, tokens, fields, scale, min_score)
-    ranked.sort(key=lambda entry: (-entry.score, key(entry.record)))
-    return ranked if limit is None else ranked[:limit]
+            ranked, unmatched = self._rank_terms(candidates, fields, scale, min_score)
+        ranked.sort(key=lambda entry: (-entry.score, key(entry.record)))
+        return Ranking(ranked if limit is None else ranked[:limit], unmatched)
+
+    # ------------------------------------------------------------------ text level
+
+    def _values_of(self, text: str) -> Sequence[str]:
+        found = self._values.get(text)
+        if found is None:
+            stored = self._store.get(text) if self._store is not None else None
+            if stored is None:
+                stored = token_values(text)
+                if self._store is not None:
+                    self._store.put(text, stored)
+            found = self._values[text] = stored
+        return found
+
+    def _learn(self, texts: Iterable[str]) -> None:
+        """Extend the vocabulary with these texts' tokens and score only the new tokens."""
+        fresh: set[str] = set()
+        for text in texts:
+            if text not in self._values:
+                fresh.update(self._values_of(text))
+        fresh.difference_update(self._vocabulary)
+        if not fresh:
+            return
+        self._vocabulary.update(fresh)
+        whole_words = self._plan.whole_words
+        for index, term in enumerate(self._terms):
+            if term.word is None:
+                continue
+            if whole_words or not term.fuzzy:
+                found = {term.word: 1.0} if term.word in fresh else {}
+            else:
+                found = vocabulary_hits(term.word, fresh)
+            strong, weak = self._strong[index], self._weak[index]
+            for token, value in found.items():
+                (strong if is_strong(value) else weak)[token] = value
+        for joined in fresh.intersection(self._joined):
+            for index in self._joined[joined]:
+                self._strong[index][joined] = 1.0
+        if not whole_words:
+            self._add_splits()
+        self._reindex()
+
+    def _add_splits(self) -> None:
+        """``email`` also matches ``e`` + ``mail`` standing side by side, when both are words here."""
+        vocabulary = self._vocabulary
+        for index, term in enumerate(self._terms):
+            word = term.word
+            if word is None or not term.fuzzy or len(word) < 4 or not word.isalpha():
+                continue
+            for cut in range(1, len(word) - 1):
+                head, rest = word[:cut], word[cut:]
+                if head in vocabulary and rest in vocabulary and head not in STOPWORDS and rest not in STOPWORDS:
+                    self._sequences[index].add((head, rest))
+
+    def _reindex(self) -> None:
+        index: dict[str, list[_Entry]] = {}
+        for position in range(len(self._terms)):
+            for token, value in self._strong[position].items():
+                index.setdefault(token, []).append((position, value, True))
+            for token, value in self._weak[position].items():
+                index.setdefault(token, []).append((position, value, False))
+        starts: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        for position, sequences in enumerate(self._sequences):
+            for sequence in sequences:
+                starts.setdefault(sequence[0], []).append((position, sequence))
+        self._index = index
+        self._starts = starts
+        self._suppressed = tuple(
+            term.word is not None and term.word in self._vocabulary and term.fuzzy for term in self._terms
+        )
+
+    def text_match(self, text: str) -> _TextMatch | None:
+        if text in self._matches:
+            return self._matches[text]
+        values = self._values_of(text)
+        index, starts = self._index, self._starts
+        common = index.keys() & set(values) if values else set()
+        sequence_start = bool(starts) and not starts.keys().isdisjoint(values)
+        if not common and not sequence_start:
+            self._matches[text] = None
+            return None
+        self.texts_matched += 1
+        count = len(self._terms)
+        strong = [0.0] * count
+        weak = [0.0] * count
+        for token in common:
+            for position, score, is_strong_hit in index[token]:
+                if is_strong_hit:
+                    if score > strong[position]:
+                        strong[position] = score
+                elif score > weak[position]:
+                    weak[position] = score
+        matched = sum(1 for position in range(count) if strong[position] or weak[position])
+        strong_at: tuple[tuple[int, ...], ...] | None = None
+        weak_at: tuple[tuple[int, ...], ...] | None = None
+        if sequence_start or matched >= 2:
+            strong_lists: list[list[int]] = [[] for _ in range(count)]
+            weak_lists: list[list[int]] = [[] for _ in range(count)]
+            keep_stopwords = self._plan.whole_words
+            at = 0
+            for raw, token in enumerate(values):
+                entries = index.get(token)
+                if entries is None and not keep_stopwords and token in STOPWORDS:
+                    continue
+                if entries is not None:
+                    for position, _, is_strong_hit in entries:
+                        (strong_lists if is_strong_hit else weak_lists)[position].append(at)
+                if sequence_start:
+                    for position, sequence in starts.get(token, ()):
+                        end = raw + len(sequence)
+                        if tuple(values[raw:end]) == sequence:
+                            # A version followed by more numbers ("2.3" in "2.3.1") is a prefix.
+                            full = self._terms[position].word is not None or not (
+                                end < len(values) and values[end].isdigit()
+                            )
+                            if full:
+                                strong[position] = 1.0
+                                strong_lists[position].append(at)
+                            else:
+                                weak[position] = max(weak[position], PREFIX_SCORE)
+                                weak_lists[position].append(at)
+                at += 1
+            strong_at = tuple(tuple(found) for found in strong_lists)
+            weak_at = tuple(tuple(found) for found in weak_lists)
+        result = _TextMatch(tuple(strong), tuple(weak), strong_at, weak_at)
+        if not any(result.strong) and not any(result.weak):
+            self._matches[text] = None
+            return None
+        self._matches[text] = result
+        return result
+
+    def effective(self, match: _TextMatch) -> tuple[float, ...]:
+        """Best score per term, weak matches dropped for terms present verbatim among the texts."""
+        return tuple(
+            strong if suppressed else max(strong, weak)
+            for strong, weak, suppressed in zip(match.strong, match.weak, self._suppressed, strict=True)
+        )
+
+    def _adjacency(self, match: _TextMatch, best: tuple[float, ...]) -> float:
+        """How close to the query's phrase the matched terms stand in this text (0..1)."""
+        if match.strong_at is None or match.weak_at is None:
+            return 0.0
+        lists: list[tuple[int, ...]] = []
+        for position, value in enumerate(best):
+            if value <= 0.0:
+                continue
+            found = match.strong_at[position]
+            if not self._suppressed[position] and match.weak_at[position]:
+                found = tuple(sorted(set(found) | set(match.weak_at[position])))
+            if not found:
+                return 0.0
+            lists.append(found)
+        if len(lists) < 2:
+            return 0.0
+        if _chain(lists, 1):
+            return PHRASE_ADJACENT
+        if _chain(lists, PHRASE_GAP + 1):
+            return PHRASE_IN_ORDER
+        if _window(lists) <= len(lists) + PHRASE_GAP:
+            return PHRASE_CLOSE
+        return 0.0
+
+    def offsets(self, text: str, best: tuple[float, ...]) -> list[int]:
+        """Per matched term, the start of the first token reaching its best score."""
+        values = self._values_of(text)
+        found: list[int] = []
+        lowered = text.lower() if text.isascii() else None
+        for position, top in enumerate(best):
+            if top <= 0.0:
+                continue
+            suppressed = self._suppressed[position]
+            wanted = {
+                token
+                for token, value in (
+                    *self._strong[position].items(),
+                    *(() if suppressed else self._weak[position].items()),
+                )
+                if value == top
+            }
+            wanted.update(sequence[0] for sequence in self._sequences[position])
+            present = wanted.intersection(values)
+            if not present:
+                continue
+            if lowered is not None and all(token.isalnum() for token in present):
+                found.append(min(_first_whole_word(lowered, token) for token in present))
+            else:
+                found.append(token_start(text, min(values.index(token) for token in present)))
+        return found
+
+    # ------------------------------------------------------------------ record level
+
+    def _rank_terms(
+        self, records: list[T], fields: Sequence[Field[T]], scale: float, min_score: float
+    ) -> tuple[list[Ranked[T]], tuple[str, ...]]:
+        extracted = [[_texts(field, record) for field in fields] for record in records]
+        self._learn(text for per_field in extracted for _, texts in per_field for text in texts if text)
+        count = len(self._terms)
+        # Per record: the matching texts of each field with their effective bests.
+        scored: list[list[tuple[int, str, _TextMatch, tuple[float, ...]]]] = []
+        document_frequency = [0] * count
+        for per_field in extracted:
+            found: list[tuple[int, str, _TextMatch, tuple[float, ...]]] = []
+            seen = [False] * count
+            for position, (_, texts) in enumerate(per_field):
+                for text in texts:
+                    if not text:
+                        continue
+                    match = self.text_match(text)
+                    if match is None:
+                        continue
+                    best = self.effective(match)
+                    if not any(best):
+                        continue
+                    found.append((position, text, match, best))
+                    for term, value in enumerate(best):
+                        if value > 0.0:
+                            seen[term] = True
+            for term in range(count):
+                if seen[term]:
+                    document_frequency[term] += 1
+            scored.append(found)
+        unmatched = tuple(term.text for term, df in zip(self._terms, document_frequency, strict=True) if df == 0)
+        total = len(records)
+        weights = [math.log(1.0 + total / df) if df else 0.0 for df in document_frequency]
+        weight_sum = sum(weights)
+        if weight_sum <= 0.0:
+            return [], unmatched
+        in_play = sum(1 for df in document_frequency if df)
+        # With two or more terms the phrase bonus sits inside the 0..1 scale, so only the
+        # verbatim phrase reaches 1; a single term has no phrase and keeps its token score.
+        phrase_scale = 1.0 + PHRASE_BONUS if in_play > 1 else 1.0
+        ratios = [field.weight / scale for field in fields]
+        text_scores: dict[str, float] = {}
+        text_gates: dict[str, float] = {}
+
+        def field_score(text: str, match: _TextMatch, best: tuple[float, ...]) -> float:
+            known = text_scores.get(text)
+            if known is not None:
+                return known
+            base = _covered_mean(weights, best, weight_sum)
+            adjacency = 0.0
+            if in_play > 1:
+                share = sum(weight for weight, value in zip(weights, best, strict=True) if value > 0.0) / weight_sum
+                adjacency = self._adjacency(match, best) * share
+            text_gates[text] = min(1.0, base + PHRASE_BONUS * adjacency)
+            value = text_scores[text] = (base + PHRASE_BONUS * adjacency) / phrase_scale
+            return value
+
+        ranked: list[Ranked[T]] = []
+        for record, per_field, found in zip(records, extracted, scored, strict=True):
+            if not found:
+                continue
+            best_gate = 0.0
+            best_weighted = 0.0
+            term_best = [0.0] * count
+            term_best_weighted = [0.0] * count
+            field_top: dict[int, float] = {}
+            for position, text, match, best in found:
+                value = field_score(text, match, best)
+                ratio = ratios[position]
+                if value > field_top.get(position, 0.0):
+                    field_top[position] = value
+                best_gate = max(best_gate, text_gates[text])
+                best_weighted = max(best_weighted, value * ratio)
+                for term, term_value in enumerate(best):
+                    if term_value > term_best[term]:
+                        term_best[term] = term_value
+                    if term_value * ratio > term_best_weighted[term]:
+                        term_best_weighted[term] = term_value * ratio
+            # Record-level coverage: words spread over fields (a person in one, a topic in
+            # another) count together, on the same weight scale as the per-field scores.
+            if max(best_gate, _covered_mean(weights, term_best, weight_sum)) < min_score:
+                continue
+            weighted_coverage = _covered_mean(weights, term_best_weighted, weight_sum) / phrase_scale
+            score = min(1.0, max(best_weighted, weighted_coverage))
+            touched = sorted(field_top)
+            matches = self._matches_of(per_field, fields, touched, found, text_scores, ratios)
+            ranked.append(Ranked(record, round(score, 2), matches))
+        return ranked, unmatched
+
+    def _matches_of(
+        self,
+        per_field: list[tuple[bool, Sequence[str]]],
+        fields: Sequence[Field[T]],
+        touched: list[int],
+        found: list[tuple[int, str, _TextMatch, tuple[float, ...]]],
+        text_scores: dict[str, float],
+        ratios: list[float],
+    ) -> tuple[FieldMatch, ...]:
+        bests = {text: best for _, text, _, best in found}
+
+        def excerpt(text: str) -> str | None:
+            return snippet(text, self.offsets(text, bests[text])) or None
+
+        weighted: list[tuple[float, int, FieldMatch]] = []
+        for position in touched:
+            is_list, texts = per_field[position]
+            scored = sorted(
+                ((text_scores[text], index, text) for index, text in enumerate(texts) if text in bests),
+                key=lambda entry: (-entry[0], entry[1]),
+            )
+            top_score, top_index, top_text = scored[0]
+            top_snippet = excerpt(top_text)
+            items: tuple[ItemMatch, ...] = ()
+            if is_list:
+                items = tuple(
+                    ItemMatch(index, score, top_snippet if index == top_index else excerpt(text))
+                    for score, index, text in scored
+                )
+            match = FieldMatch(fields[position].name, top_score, top_snippet, items)
+            weighted.append((top_score * ratios[position], position, match))
+        weighted.sort(key=lambda entry: (-entry[0], entry[1]))
+        return tuple(match for _, _, match in weighted)
+
+
+def _covered_mean(weights: Sequence[float], values: Sequence[float], weight_sum: float) -> float:
+    """Information-weighted mean of the values times the information share they cover."""
+    mean = sum(weight * value for weight, value in zip(weights, values, strict=True)) / weight_sum
+    covered = sum(weight for weight, value in zip(weights, values, strict=True) if value > 0.0) / weight_sum
+    return mean * covered
+
+
+def _chain(lists: list[tuple[int, ...]], gap: int) -> bool:
+    """Whether one position per list can be picked in list order, each 0..``gap`` after the last."""
+    current = set(lists[0])
+    for positions in lists[1:]:
+        current = {p for p in positions if any(0 <= p - q <= gap for q in current)}
+        if not current:
+            return False
+    return True
+
+
+def _window(lists: list[tuple[int, ...]]) -> int:
+    """The shortest span of positions holding one from every list, in any order."""
+    events = sorted((position, which) for which, positions in enumerate(lists) for position in positions)
+    need = len(lists)
+    counts = [0] * need
+    covered = 0
+    best = math.inf
+    left = 0
+    for position, which in events:
+        if counts[which] == 0:
+            covered += 1
+        counts[which] += 1
+        while covered == need:
+            start, first = events[left]
+            best = min(best, position - start + 1)
+            counts[first] -= 1
+            if counts[first] == 0:
+                covered -= 1
+            left += 1
+    return int(best) if best != math.inf else 1 << 30
 
 
 def _scale(fields: Sequence[Field[T]], weight_scale: float | None) -> float:
@@ -147,149 +632,6 @@ def _texts(field: Field[T], record: T) -> tuple[bool, Sequence[str]]:
     if isinstance(raw, str):
         return False, (raw,)
     return True, raw
-
-
-def _rank_fuzzy(
-    records: list[T],
-    query: tuple[str, ...],
-    fields: Sequence[Field[T]],
-    scale: float,
-    min_score: float,
-) -> list[Ranked[T]]:
-    # Every distinct text is tokenised once and every distinct (query token, field token) pair
-    # scored once per call, however often a text or a word recurs across records.
-    extracted = [[_texts(field, record) for field in fields] for record in records]
-    values_of: dict[str, list[str]] = {}
-    for per_field in extracted:
-        for _, texts in per_field:
-            for text in texts:
-                if text and text not in values_of:
-                    values_of[text] = token_values(text)
-    vocabulary: set[str] = set().union(*values_of.values())
-    hits = [vocabulary_hits(token, vocabulary) for token in query]
-    verdicts = _verdicts(values_of, query, hits)
-    if not verdicts:
-        return []
-
-    count = len(query)
-    ratios = [field.weight / scale for field in fields]
-    ranked: list[Ranked[T]] = []
-    for record, per_field in zip(records, extracted, strict=True):
-        best_field = 0.0
-        best_weighted = 0.0
-        token_best = [0.0] * count
-        token_best_weighted = [0.0] * count
-        touched: list[int] = []
-        for position, (_, texts) in enumerate(per_field):
-            field_top = 0.0
-            ratio = ratios[position]
-            for text in texts:
-                found = verdicts.get(text)
-                if found is None:
-                    continue
-                score, best = found
-                if score > field_top:
-                    field_top = score
-                for index, value in enumerate(best):
-                    if value > token_best[index]:
-                        token_best[index] = value
-                    if value * ratio > token_best_weighted[index]:
-                        token_best_weighted[index] = value * ratio
-            if field_top > 0.0:
-                touched.append(position)
-                best_field = max(best_field, field_top)
-                best_weighted = max(best_weighted, field_top * ratio)
-        if not touched:
-            continue
-        # Record-level coverage: words spread over fields (a person in one, a topic in another)
-        # count together, on the same weight scale as the per-field scores.
-        if max(best_field, _coverage_score(token_best)) < min_score:
-            continue
-        score = min(1.0, max(best_weighted, _coverage_score(token_best_weighted)))
-        matches = _fuzzy_matches(per_field, fields, touched, verdicts, values_of, hits, ratios)
-        ranked.append(Ranked(record, round(score, 2), matches))
-    return ranked
-
-
-def _verdicts(
-    values_of: dict[str, list[str]], query: tuple[str, ...], hits: list[dict[str, float]]
-) -> dict[str, _Verdict]:
-    """Field score and best score per query token of every text that matches at all."""
-    hit_sets = [frozenset(found) for found in hits]
-    anything: frozenset[str] = frozenset().union(*hit_sets)
-    by_token = dict(zip(query, hits, strict=True))
-
-    def pair_score(query_token: str, field_token: str) -> float:
-        return by_token[query_token].get(field_token, 0.0)
-
-    verdicts: dict[str, _Verdict] = {}
-    for text, values in values_of.items():
-        # Most texts share no word with any hit; this test stops at the first shared word.
-        if anything.isdisjoint(values):
-            continue
-        best: list[float] = []
-        for found, keys in zip(hits, hit_sets, strict=True):
-            common = keys.intersection(values)
-            best.append(max(map(found.__getitem__, common)) if common else 0.0)
-        score = combine_field_score(best, partial(phrase_present, values, query, pair_score))
-        verdicts[text] = (score, tuple(best))
-    return verdicts
-
-
-def _coverage_score(best: list[float]) -> float:
-    matched = sum(1 for value in best if value > 0.0)
-    return sum(best) / len(best) * (matched / len(best))
-
-
-def _fuzzy_matches(
-    per_field: list[tuple[bool, Sequence[str]]],
-    fields: Sequence[Field[T]],
-    touched: list[int],
-    verdicts: dict[str, _Verdict],
-    values_of: dict[str, list[str]],
-    hits: list[dict[str, float]],
-    ratios: list[float],
-) -> tuple[FieldMatch, ...]:
-    def excerpt(text: str) -> str | None:
-        offsets = _matched_offsets(text, values_of[text], verdicts[text][1], hits)
-        return snippet(text, offsets) or None
-
-    weighted: list[tuple[float, int, FieldMatch]] = []
-    for position in touched:
-        is_list, texts = per_field[position]
-        scored = sorted(
-            ((verdicts[text][0], index, text) for index, text in enumerate(texts) if text in verdicts),
-            key=lambda entry: (-entry[0], entry[1]),
-        )
-        top_score, top_index, top_text = scored[0]
-        top_snippet = excerpt(top_text)
-        items: tuple[ItemMatch, ...] = ()
-        if is_list:
-            items = tuple(
-                ItemMatch(index, score, top_snippet if index == top_index else excerpt(text))
-                for score, index, text in scored
-            )
-        match = FieldMatch(fields[position].name, top_score, top_snippet, items)
-        weighted.append((top_score * ratios[position], position, match))
-    weighted.sort(key=lambda entry: (-entry[0], entry[1]))
-    return tuple(match for _, _, match in weighted)
-
-
-def _matched_offsets(text: str, values: list[str], best: tuple[float, ...], hits: list[dict[str, float]]) -> list[int]:
-    """Per matched query token, the start of the first field token reaching its best score.
-
-    Same anchors as ``score_field``; only computed for texts that end up in a result.
-    """
-    targets = [
-        frozenset(token for token, score in found.items() if score == top).intersection(values)
-        for found, top in zip(hits, best, strict=True)
-        if top > 0.0
-    ]
-    if text.isascii():
-        lowered = text.lower()
-        return [min(_first_whole_word(lowered, token) for token in wanted) for wanted in targets]
-    # The token list already says which token comes first; only its offset is left to find.
-    return [token_start(text, min(map(values.index, wanted))) for wanted in targets]
 
 
 def _first_whole_word(lowered: str, word: str) -> int:

@@ -1,0 +1,70 @@
+"""What a query asks for: its terms, and whether they match whole words only.
+
+A term is one thing the query wants found. Usually it is one folded word, matched by every
+token rule. A version string (``v2.3.1``, ``4.2``) is one term made of its numbers, matched
+only as that exact sequence of tokens, never by edits. A query of stopwords only (``the``,
+``to be or not to be``) or a very short one (``qa``) keeps every word and matches whole words
+only. Technical spellings are reconciled while matching, against the texts' own vocabulary:
+two adjacent query words also match their concatenation (``max connections`` finds
+``maxConnections``) and one query word also matches two adjacent field words it splits into
+(``email`` finds ``e-mail``, ``maxconnections`` finds ``max_connections``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from openproject_mcp.domain.search.normalize import STOPWORDS, token_values
+
+__all__ = ["MIN_FUZZY_QUERY_LENGTH", "QueryPlan", "Term", "plan_query"]
+
+# Edit distance means nothing for one or two characters; such queries match whole words.
+MIN_FUZZY_QUERY_LENGTH = 3
+# A version: digits joined by dots, optionally after a "v" ("v2.3.1", "2.3", "17.4.0").
+_VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w]|\.\d)")
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One thing the query wants found.
+
+    ``word`` is matched by the token rules (or exactly, when ``fuzzy`` is false); ``sequences``
+    are alternatives that match only as consecutive field tokens (a version's numbers).
+    """
+
+    text: str
+    word: str | None
+    sequences: tuple[tuple[str, ...], ...] = ()
+    fuzzy: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class QueryPlan:
+    terms: tuple[Term, ...]
+    whole_words: bool  # stopword-only or very short: exact whole words, no stems, no fuzz
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return tuple(term.word for term in self.terms if term.word is not None)
+
+
+def plan_query(query: str, needle: str) -> QueryPlan:
+    """The terms of ``query`` in order of first use, duplicates dropped.
+
+    ``needle`` is the folded, whitespace-collapsed query (its length decides "very short").
+    """
+    versions: list[Term] = []
+    rest = query
+    for match in reversed(list(_VERSION.finditer(query))):
+        numbers = tuple(match.group(1).split("."))
+        prefixed = (f"v{numbers[0]}", *numbers[1:])
+        versions.append(Term(match.group(1), None, (numbers, prefixed), fuzzy=False))
+        rest = rest[: match.start()] + " " + rest[match.end() :]
+    versions.reverse()
+    distinct = tuple(dict.fromkeys(token_values(rest)))
+    significant = tuple(value for value in distinct if value not in STOPWORDS)
+    whole_words = not versions and (not significant or len(needle) < MIN_FUZZY_QUERY_LENGTH)
+    words = distinct if whole_words else significant
+    terms = tuple(dict.fromkeys((*versions, *(Term(word, word, fuzzy=not whole_words) for word in words))))
+    return QueryPlan(terms, whole_words)

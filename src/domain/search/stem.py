@@ -1,0 +1,176 @@
+"""Word forms: a light English stemmer and German spelling variants, for folded tokens.
+
+Two words *meet* when their key sets intersect. A key is the word with its inflection removed
+(``decided`` -> ``decid``, ``hiring`` -> ``hir``, ``policies`` -> ``polic``), and, where one
+applies, a common derivational suffix removed as well (``decision`` -> ``decid``,
+``deployment`` -> ``deploy``, ``approval`` -> ``approv``, ``failure`` -> ``fail``). A final
+``e`` is always dropped, so ``hire``/``hiring``/``hired`` share ``hir``. Keeping both levels
+lets ``documentation`` (``document``) meet ``document`` without ``document`` having to be
+``docu`` for everyone.
+
+German folding: a word spelled with ``ae``/``oe``/``ue`` (``Mueller``) also gets the key of its
+umlaut-stripped form (``muller``, which is what ``Müller`` folds to). ``ß`` already folds to
+``ss`` in ``normalize``.
+
+Rules are deliberately few and conservative: every derivational rule keeps a stem of at least
+four letters, and words holding a digit are never stemmed. ADR 0009 lists them with the cases
+that motivated each.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIN_STEM_LENGTH", "german_variant", "stem_keys", "stem_root"]
+
+# Inflection may leave three letters ("hir"); derivation must leave four ("fail", "approv").
+MIN_STEM_LENGTH = 3
+MIN_DERIVED_LENGTH = 4
+_VOWELS = frozenset("aeiouy")
+# Consonants that double before -ing/-ed ("planned", "running") and are undoubled again.
+_UNDOUBLE = frozenset("bdfgklmnprtvz")
+
+# (suffix, replacement) in the order tried; the first that leaves a long enough stem wins.
+_DERIVATIONS: tuple[tuple[str, str], ...] = (
+    ("ization", "iz"),
+    ("isation", "iz"),
+    ("ations", ""),
+    ("ation", ""),
+    ("itions", ""),
+    ("ition", ""),
+    ("nsions", "nd"),
+    ("nsion", "nd"),  # extension ~ extend, suspension ~ suspend
+    ("isions", "id"),
+    ("ision", "id"),  # decision ~ decide, division ~ divide
+    ("sions", "s"),
+    ("sion", "s"),  # expression ~ express, conclusion ~ conclus(e)
+    ("tions", "t"),
+    ("tion", "t"),  # connection ~ connect, completion ~ complet(e)
+    ("ments", ""),
+    ("ment", ""),  # deployment ~ deploy, reimbursement ~ reimburs(e)
+    ("ilures", "il"),
+    ("ilure", "il"),  # failure ~ fail
+    ("sures", "s"),
+    ("sure", "s"),  # closure ~ clos(e)
+    ("vals", "v"),
+    ("val", "v"),  # approval ~ approv(e), removal, arrival
+    ("sals", "s"),
+    ("sal", "s"),  # proposal ~ propos(e), refusal
+    ("wals", "w"),
+    ("wal", "w"),  # renewal ~ renew
+    ("ators", ""),
+    ("ator", ""),  # migrator ~ migr(ate)
+    ("ates", ""),
+    ("ated", ""),
+    ("ating", ""),
+    ("ate", ""),  # migrate ~ migration, validate ~ validation
+    ("ables", ""),
+    ("able", ""),  # configurable ~ configur(e)
+    ("ances", ""),
+    ("ance", ""),  # performance ~ perform
+    ("ences", ""),
+    ("ence", ""),  # reference ~ refer
+    ("ly", ""),
+)
+
+
+def _trim_e(word: str) -> str:
+    return word[:-1] if len(word) > MIN_STEM_LENGTH and word.endswith("e") else word
+
+
+def _inflection(word: str) -> str:
+    """The word without a plural, past or progressive ending, final ``e`` dropped."""
+    if len(word) <= MIN_STEM_LENGTH:
+        return word
+    base = word
+    if word.endswith(("ies", "ied")) and len(word) > 4:
+        base = word[:-3] + "y"
+    elif word.endswith("sses"):
+        base = word[:-2]
+    elif word.endswith("ing") and len(word) - 3 >= MIN_STEM_LENGTH and _VOWELS.intersection(word[:-3]):
+        base = _undouble(word[:-3])
+    elif word.endswith("ed") and len(word) - 2 >= MIN_STEM_LENGTH and _VOWELS.intersection(word[:-2]):
+        base = _undouble(word[:-2])
+    elif word.endswith("es") and len(word) > 4 and word[-3] in "sxz":
+        base = word[:-2]  # boxes, fixes, statuses
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 4:
+        base = word[:-1]
+    if base.endswith("y") and len(base) > MIN_STEM_LENGTH and base[-2] not in _VOWELS:
+        base = base[:-1] + "i"  # policy ~ policies ~ polici
+    return _trim_e(base)
+
+
+def _undouble(stem: str) -> str:
+    if len(stem) > MIN_STEM_LENGTH and stem[-1] == stem[-2] and stem[-1] in _UNDOUBLE:
+        return stem[:-1]
+    return stem
+
+
+def _derivation(word: str) -> str | None:
+    for suffix, replacement in _DERIVATIONS:
+        if word.endswith(suffix):
+            stem = word[: len(word) - len(suffix)] + replacement
+            if len(stem) >= MIN_DERIVED_LENGTH:
+                return _trim_e(stem)
+            return None
+    return None
+
+
+def _german(word: str) -> str | None:
+    """``mueller`` -> ``muller``: the word as its umlaut spelling folds, when it has one."""
+    if len(word) < 5 or not ("ae" in word or "oe" in word or "ue" in word):
+        return None
+    out: list[str] = []
+    index = 0
+    changed = False
+    while index < len(word):
+        char = word[index]
+        if (
+            char in "aou"
+            and index + 1 < len(word)
+            and word[index + 1] == "e"
+            and index > 0
+            and word[index - 1] != "q"
+            and (char != "u" or word[index - 1] not in "aeiou")
+        ):
+            out.append(char)
+            index += 2
+            changed = True
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out) if changed else None
+
+
+def stem_keys(word: str) -> frozenset[str]:
+    """The keys under which ``word`` (a folded token) meets its other forms; empty if none apply."""
+    if len(word) < MIN_STEM_LENGTH or not word.isalpha():
+        return frozenset()
+    if len(word) == MIN_STEM_LENGTH:
+        return frozenset((word,))
+    keys = {_inflection(word)}
+    derived = _derivation(next(iter(keys)))
+    if derived is not None:
+        keys.add(derived)
+    direct = _derivation(word)
+    if direct is not None:
+        keys.add(direct)
+    german = _german(word)
+    if german is not None:
+        keys.add(german)
+        keys.add(_inflection(german))
+    return frozenset(key for key in keys if len(key) >= MIN_STEM_LENGTH)
+
+
+def stem_root(keys: frozenset[str]) -> str:
+    """A prefix every word sharing one of ``keys`` starts with, unless it meets by its German
+    variant (``german_variant``); used to skip the rest of a vocabulary cheaply.
+
+    A key keeps its word's letters except for the last one or two (a ``y`` turned ``i``, an
+    ``e`` dropped, ``-ision`` turned ``-id``), so the shortest key less two letters is shared.
+    """
+    shortest = min(keys, key=len)
+    return shortest[: max(2, len(shortest) - 2)]
+
+
+def german_variant(word: str) -> str | None:
+    """``word`` with ``ae``/``oe``/``ue`` read as umlauts (``mueller`` -> ``muller``), or None."""
+    return _german(word)
