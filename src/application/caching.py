@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar, cast
 
@@ -70,6 +70,9 @@ class CacheSettings:
     wiki_id_ttl_seconds: float = 86_400.0
     spec_entries: int = 16
     spec_ttl_seconds: float = 3600.0
+    # Token values of searched texts; a 2 KB description holds about 350 tokens.
+    token_entries: int = 5_000
+    token_ttl_seconds: float = 600.0
 
 
 class TenantCaches:
@@ -90,6 +93,33 @@ class TenantCaches:
         self.spec: TtlLruCache[str, dict[str, object]] = TtlLruCache(
             settings.spec_entries, settings.spec_ttl_seconds, clock
         )
+        self.tokens: TtlLruCache[tuple[str, bytes], tuple[str, ...]] = TtlLruCache(
+            settings.token_entries, settings.token_ttl_seconds, clock
+        )
+
+
+class TokenCache:
+    """One tenant's token values of searched texts (subjects, descriptions, comments, agendas).
+
+    Keyed by a digest of the text itself: a record's field at one version is one text, so the
+    key changes exactly when the content does, and the cache never holds the text. Tokenising
+    is the same pure function for every tenant, but the key is tenant-scoped all the same, so
+    the cache says nothing about what another tenant searched.
+    """
+
+    def __init__(self, caches: TenantCaches, tenant: str) -> None:
+        self._store = caches.tokens
+        self._tenant = tenant
+
+    @staticmethod
+    def _digest(text: str) -> bytes:
+        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+    def get(self, text: str) -> Sequence[str] | None:
+        return self._store.get((self._tenant, self._digest(text)))
+
+    def put(self, text: str, values: Sequence[str]) -> None:
+        self._store.put((self._tenant, self._digest(text)), tuple(values))
 
 
 class EnrichmentCache(Generic[V]):
@@ -100,9 +130,14 @@ class EnrichmentCache(Generic[V]):
     """
 
     def __init__(self, caches: TenantCaches, tenant: str, kind: str) -> None:
+        self._caches = caches
         self._store = caches.enrichment
         self._tenant = tenant
         self._kind = kind
+
+    def token_store(self) -> TokenCache:
+        """The same tenant's token cache, for ranking what this cache's records hold."""
+        return TokenCache(self._caches, self._tenant)
 
     def get(self, record_id: int, version: str) -> V | None:
         return cast("V | None", self._store.get((self._tenant, self._kind, record_id, version)))

@@ -23,7 +23,17 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
-from openproject_mcp.domain.search import DEFAULT_MIN_SCORE, Field, MatchMode, Ranked, query_tokens, rank_records
+from openproject_mcp.domain.search import (
+    DEFAULT_MIN_SCORE,
+    Field,
+    MatchMode,
+    QueryScorer,
+    Ranked,
+    Ranking,
+    TokenStore,
+    query_tokens,
+    rank_records,
+)
 
 T = TypeVar("T")
 
@@ -155,4 +165,41 @@ async def rank(
         return work()
     # If the caller is cancelled (its deadline passed), the thread still finishes this bounded
     # piece of work, and its result is dropped.
+    return await asyncio.get_running_loop().run_in_executor(_executor(), work)
+
+
+def query_scorer(
+    query: str, mode: MatchMode, limits: RankingLimits | None = None, store: TokenStore | None = None
+) -> QueryScorer:
+    """One search's scorer over the bounded query (see ``scored_query``)."""
+    return QueryScorer(scored_query(query, mode, limits), mode=mode, store=store)
+
+
+async def rank_with(
+    scorer: QueryScorer,
+    records: Iterable[T],
+    fields: Sequence[Field[T]],
+    *,
+    key: Callable[[T], int],
+    min_score: float = DEFAULT_MIN_SCORE,
+    weight_scale: float | None = None,
+    limits: RankingLimits | None = None,
+) -> Ranking[T]:
+    """``scorer.rank`` within this module's bounds, on a worker thread when the work is not small.
+
+    The rankings of one search run one after another, so the scorer is never used by two
+    threads at once.
+    """
+    candidates = list(records)
+    bounded = [_bounded(source, limits) for source in fields]
+    work = functools.partial(
+        scorer.rank,
+        candidates,
+        bounded,
+        key=key,
+        min_score=min_score,
+        weight_scale=weight_scale,
+    )
+    if _text_size(candidates, fields) <= INLINE_CHARACTERS:
+        return work()
     return await asyncio.get_running_loop().run_in_executor(_executor(), work)

@@ -191,6 +191,7 @@ class SearchMeetings:
             enrichment_failures=result.failures,
             coverage=Coverage(result.candidates, result.enriched, found.limit_reached),
             notes=tuple(notes) or None,
+            unmatched_terms=result.unmatched_terms or None,
         )
 
     async def _candidates(

@@ -14,6 +14,11 @@ recently updated fill the window. Cached deep content is used for every candidat
 for and costs nothing, so a repeated search costs only its candidate requests, and a search
 with more matches than the budget sees the next ones when it is repeated.
 
+Ranking: one ``QueryScorer`` serves the whole search, so every text is tokenised and matched
+once. Phase 1 ranks shallow fields only to order the enrichment; the answer is one ranking of
+every candidate over all fields (deep fields empty where nothing was read), so term weights
+come from one candidate set and a record's score is at least what its shallow fields give.
+
 An error that ``aborts_search`` (401, 403, 429) fails the whole search; any other failure to
 enrich one record leaves it at its shallow score and is counted.
 """
@@ -23,13 +28,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from openproject_mcp.application.caching import EnrichmentCache
 from openproject_mcp.application.concurrency import map_bounded
-from openproject_mcp.application.ranking import RankingLimits, rank
 from openproject_mcp.domain.errors import OpenProjectMcpError
-from openproject_mcp.domain.search import DEFAULT_MIN_SCORE, Field, FieldMatch, MatchMode
+from openproject_mcp.application.ranking import RankingLimits, query_scorer, rank_with
+from openproject_mcp.domain.search import DEFAULT_MIN_SCORE, Field, FieldMatch, MatchMode, TokenStore
 
 C = TypeVar("C")
 D = TypeVar("D")
@@ -50,6 +55,14 @@ class Enriched(Generic[C, D]):
 
 
 @dataclass(frozen=True, slots=True)
+class _Final(Generic[C, D]):
+    """A candidate in the final ranking: its deep content, when it was read."""
+
+    candidate: C
+    deep: D | None
+
+
+@dataclass(frozen=True, slots=True)
 class SearchSpec(Generic[C, D]):
     """What to search in one kind of record, and how to fetch its deep content."""
 
@@ -61,6 +74,7 @@ class SearchSpec(Generic[C, D]):
     enrich: Callable[[C], Awaitable[D]]
     cache: EnrichmentCache[D] | None = None
     what: str = "records"
+    tokens: TokenStore | None = None  # token values kept between searches (tenant-scoped)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +107,8 @@ class PipelineResult(Generic[C, D]):
     fetched: int
     failures: int
     notes: tuple[str, ...] = ()  # what ranking cut to stay within its bounds
+    unmatched_terms: tuple[str, ...] = ()
+    texts_matched: int = 0  # distinct texts matched against the query (each once per search)
 
 
 async def run_search(
@@ -107,17 +123,20 @@ async def run_search(
 ) -> PipelineResult[C, D]:
     scale = max([f.weight for f in spec.shallow_fields] + [f.weight for f in spec.full_fields])
     by_key = {spec.key(c): c for c in candidates}
+    tokens = spec.tokens if spec.tokens is not None else (spec.cache.token_store() if spec.cache else None)
     limits = RankingLimits()
-    shallow = await rank(
-        by_key.values(),
-        query,
-        spec.shallow_fields,
-        key=spec.key,
-        mode=mode,
-        min_score=settings.min_score,
-        weight_scale=scale,
-        limits=limits,
-    )
+    scorer = query_scorer(query, mode, limits, tokens)
+    shallow = (
+        await rank_with(
+            scorer,
+            by_key.values(),
+            spec.shallow_fields,
+            key=spec.key,
+            min_score=settings.min_score,
+            weight_scale=scale,
+            limits=limits,
+        )
+    ).hits
 
     deep: dict[int, D] = {}
     to_fetch: list[C] = []
@@ -156,33 +175,49 @@ async def run_search(
         await progress(0, len(to_fetch), f"Reading {len(to_fetch)} {spec.what} in depth")
     await map_bounded(to_fetch, settings.concurrency, fetch)
 
-    hits: dict[int, Hit[C, D]] = {
-        spec.key(r.record): Hit(r.record, r.score, r.matches, deep.get(spec.key(r.record))) for r in shallow
-    }
-    full = await rank(
-        (Enriched(by_key[k], d) for k, d in deep.items()),
-        query,
-        spec.full_fields,
-        key=lambda e: spec.key(e.candidate),
-        mode=mode,
+    final = await rank_with(
+        scorer,
+        (_Final(candidate, deep.get(record_key)) for record_key, candidate in by_key.items()),
+        _final_fields(spec),
+        key=lambda f: spec.key(f.candidate),
         min_score=settings.min_score,
         weight_scale=scale,
         limits=limits,
     )
-    for ranked in full:
-        record_key = spec.key(ranked.record.candidate)
-        current = hits.get(record_key)
-        if current is None or ranked.score >= current.score:
-            hits[record_key] = Hit(ranked.record.candidate, ranked.score, ranked.matches, ranked.record.deep)
-    ordered = sorted(hits.values(), key=lambda h: (-h.score, spec.key(h.candidate)))
+    hits = tuple(Hit(r.record.candidate, r.score, r.matches, r.record.deep) for r in final.hits)
     return PipelineResult(
-        hits=tuple(ordered),
+        hits=hits,
         candidates=len(by_key),
         enriched=len(deep),
         fetched=len(to_fetch) - failures,
         failures=failures,
         notes=tuple(limits.notes()),
+        unmatched_terms=final.unmatched_terms,
+        texts_matched=scorer.texts_matched,
     )
+
+
+def _final_fields(spec: SearchSpec[C, D]) -> tuple[Field[_Final[C, D]], ...]:
+    """The full fields over final candidates: a deep field is empty where nothing was read.
+
+    A full field named like a shallow one is that shallow field lifted (``lift``): it reads
+    the candidate only, so it is read for every candidate.
+    """
+    shallow = {field.name for field in spec.shallow_fields}
+
+    def reading(field: Field[Enriched[C, D]]) -> Field[_Final[C, D]]:
+        extract = field.extract
+        lifted = field.name in shallow
+
+        def from_final(record: _Final[C, D]) -> str | Sequence[str] | None:
+            if record.deep is None:
+                # A lifted field never looks at ``deep``.
+                return extract(Enriched(record.candidate, cast("D", None))) if lifted else None
+            return extract(Enriched(record.candidate, record.deep))
+
+        return Field(field.name, field.weight, from_final)
+
+    return tuple(reading(field) for field in spec.full_fields)
 
 
 def _enrichment_order(

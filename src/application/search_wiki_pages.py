@@ -29,10 +29,10 @@ import time
 from dataclasses import KW_ONLY, dataclass, field
 
 from openproject_mcp.application.arguments import match_mode, search_query
-from openproject_mcp.application.caching import TenantCaches
+from openproject_mcp.application.caching import TenantCaches, TokenCache
 from openproject_mcp.application.concurrency import map_bounded
 from openproject_mcp.application.project_scope import ProjectResolver
-from openproject_mcp.application.ranking import RankingLimits, rank
+from openproject_mcp.application.ranking import RankingLimits, query_scorer, rank_with
 from openproject_mcp.application.search_pipeline import ProgressCallback
 from openproject_mcp.application.views import MatchModeName, WikiCoverage, WikiPageHit, WikiSearchPage
 from openproject_mcp.application.wiki_knowledge import InstanceWikiIds, WikiReferences, page_ids_in
@@ -160,7 +160,9 @@ class SearchWikiPages:
         else:
             pages, coverage, failures = await self._discover(project_id, request, notes, query)
         limits = RankingLimits()
-        ranked = await rank(pages, query, FIELDS, key=lambda p: p.id, mode=mode, limits=limits)
+        scorer = query_scorer(query or "", mode, limits, TokenCache(self._caches, self._tenant))
+        ranking = await rank_with(scorer, pages, FIELDS, key=lambda p: p.id, limits=limits)
+        ranked = ranking.hits
         notes.extend(limits.notes())
         elements = tuple(
             WikiPageHit(
@@ -189,6 +191,7 @@ class SearchWikiPages:
             enrichment_failures=failures,
             coverage=coverage,
             notes=tuple(notes) or None,
+            unmatched_terms=ranking.unmatched_terms or None,
         )
 
     # Discovery by id --------------------------------------------------------------------------

@@ -163,6 +163,7 @@ class SearchWorkPackages:
             enrichment_failures=result.failures,
             coverage=Coverage(result.candidates, result.enriched, found.limit_reached),
             notes=tuple(notes) or None,
+            unmatched_terms=result.unmatched_terms or None,
         )
 
     async def _referenced_id(self, query: str) -> int | None:

@@ -145,7 +145,11 @@ class WorkPackageHit:
 
 @dataclass(frozen=True, slots=True)
 class SearchPage(Generic[H]):
-    """A page of ranked hits, with what the search could and could not read."""
+    """A page of ranked hits, with what the search could and could not read.
+
+    unmatchedTerms lists the query words (folded: lower case, accents removed) that no candidate
+    matched in any form; the hits were ranked on the other words. Rephrase or drop them.
+    """
 
     total: int
     count: int
@@ -158,6 +162,7 @@ class SearchPage(Generic[H]):
     enrichment_failures: int
     coverage: Coverage | None = None
     notes: tuple[str, ...] | None = None
+    unmatched_terms: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,6 +380,12 @@ class WikiCoverage:
 
 @dataclass(frozen=True, slots=True)
 class WikiSearchPage:
+    """Ranked wiki pages, with what the search could and could not read.
+
+    unmatchedTerms lists the query words (folded: lower case, accents removed) that no page
+    matched in any form; the pages were ranked on the other words. Rephrase or drop them.
+    """
+
     total: int
     count: int
     limit: int
@@ -384,6 +395,7 @@ class WikiSearchPage:
     enrichment_failures: int
     coverage: WikiCoverage | None = None
     notes: tuple[str, ...] | None = None
+    unmatched_terms: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
