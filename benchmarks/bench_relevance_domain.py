@@ -1,6 +1,8 @@
 """Relevance of ``rank_records`` on the invented workspace in ``benchmarks.corpus``.
 
-Prints recall@1 and MRR over realistic assistant phrasings, and counts decoy violations: a
+Prints recall@1 and MRR over realistic assistant phrasings (overall and per category: the
+baseline cases, word forms, information coverage, phrase and order, short and stopword
+queries, technical tokens), and counts decoy violations: a
 near miss ("brazil" for "brain", "metrics" for "metro") returned at all, or anything returned
 for gibberish. ``evaluate()`` is what the unit test asserts on (recall@1 == 1, no violations).
 """
@@ -23,6 +25,7 @@ class RelevanceReport:
     failures: tuple[str, ...]
     known_limits: int
     known_limits_met: int
+    categories: tuple[tuple[str, int, float, float], ...] = ()  # (name, cases, recall@1, MRR)
 
 
 def search(query: str, corpus: tuple[Record, ...] = CORPUS) -> list[int]:
@@ -34,14 +37,16 @@ def evaluate() -> RelevanceReport:
     first = 0
     reciprocal = 0.0
     violations = 0
+    per_category: dict[str, list[float]] = {}
     for case in RELEVANCE_CASES:
         ids = search(case.query)
         if ids[:1] == [case.expected]:
             first += 1
         else:
             failures.append(f"{case.query!r}: expected {case.expected} first, got {ids[:5]}")
-        if case.expected in ids:
-            reciprocal += 1.0 / (ids.index(case.expected) + 1)
+        rank = 1.0 / (ids.index(case.expected) + 1) if case.expected in ids else 0.0
+        reciprocal += rank
+        per_category.setdefault(case.category, []).append(rank)
         for decoy in case.absent:
             if decoy in ids:
                 violations += 1
@@ -64,6 +69,10 @@ def evaluate() -> RelevanceReport:
         failures=tuple(failures),
         known_limits=len(KNOWN_LIMITS),
         known_limits_met=limits_met,
+        categories=tuple(
+            (name, len(ranks), sum(1 for r in ranks if r == 1.0) / len(ranks), sum(ranks) / len(ranks))
+            for name, ranks in per_category.items()
+        ),
     )
 
 
@@ -73,6 +82,8 @@ def main() -> None:
     print(f"  recall@1:         {report.recall_at_1:.3f}")
     print(f"  MRR:              {report.mrr:.3f}")
     print(f"  decoy violations: {report.decoy_violations}")
+    for name, cases, recall, mrr in report.categories:
+        print(f"    {name:<28} {cases:>3} cases  recall@1 {recall:.3f}  MRR {mrr:.3f}")
     for failure in report.failures:
         print(f"  FAIL {failure}")
     print(f"  known limits met: {report.known_limits_met} of {report.known_limits} (not scored)")

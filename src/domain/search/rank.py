@@ -575,10 +575,15 @@ class QueryScorer:
 
 
 def _covered_mean(weights: Sequence[float], values: Sequence[float], weight_sum: float) -> float:
-    """Information-weighted mean of the values times the information share they cover."""
+    """Information-weighted mean of the values times the square root of the share they cover.
+
+    The root keeps full coverage first (1 against 0.35 for one exact word of two equally
+    informative ones) while one exact word of two still passes the default gate and a typo
+    of one word of two, or one word of three, does not.
+    """
     mean = sum(weight * value for weight, value in zip(weights, values, strict=True)) / weight_sum
     covered = sum(weight for weight, value in zip(weights, values, strict=True) if value > 0.0) / weight_sum
-    return mean * covered
+    return mean * math.sqrt(covered)
 
 
 def _chain(lists: list[tuple[int, ...]], gap: int) -> bool:
