@@ -28,7 +28,7 @@ from openproject_mcp.application.search_pipeline import PipelineResult, SearchSp
 from openproject_mcp.application.search_work_packages import FULL_FIELDS as WP_FULL_FIELDS
 from openproject_mcp.application.search_work_packages import SHALLOW_FIELDS as WP_SHALLOW_FIELDS
 from openproject_mcp.domain.entities import NamedRef, WorkPackage
-from openproject_mcp.domain.search import Field, Ranked, rank_records
+from openproject_mcp.domain.search import Field, QueryScorer, Ranked, TokenStore, rank_records
 
 RUNS = 30
 WARMUP = 3
@@ -189,9 +189,13 @@ def median_ms(action: Callable[[], object], runs: int = RUNS) -> tuple[float, fl
     return statistics.median(samples), min(samples)
 
 
-def rank_page(workload: Workload) -> tuple[list[Ranked[Candidate]], list[Ranked[Enriched]]]:
-    shallow = rank_records(workload.shallow, workload.query, SHALLOW_FIELDS, key=lambda c: c.id, weight_scale=SCALE)
-    deep = rank_records(workload.deep, workload.query, DEEP_FIELDS, key=lambda e: e.id, weight_scale=SCALE)
+def rank_page(
+    workload: Workload, store: TokenStore | None = None
+) -> tuple[list[Ranked[Candidate]], list[Ranked[Enriched]]]:
+    """The page as the pipeline ranks it: one scorer for the shallow and the deep ranking."""
+    scorer = QueryScorer(workload.query, store=store)
+    shallow = scorer.rank(workload.shallow, SHALLOW_FIELDS, key=lambda c: c.id, weight_scale=SCALE).hits
+    deep = scorer.rank(workload.deep, DEEP_FIELDS, key=lambda e: e.id, weight_scale=SCALE).hits
     return shallow, deep
 
 

@@ -31,7 +31,14 @@ from openproject_mcp.domain.search.normalize import (
     token_values,
 )
 from openproject_mcp.domain.search.query import MIN_FUZZY_QUERY_LENGTH, QueryPlan, Term, plan_query
-from openproject_mcp.domain.search.score import PHRASE_BONUS, PREFIX_SCORE, is_strong, vocabulary_hits
+from openproject_mcp.domain.search.score import (
+    PHRASE_BONUS,
+    PREFIX_SCORE,
+    Lexicon,
+    is_strong,
+    stem_roots,
+    vocabulary_hits,
+)
 from openproject_mcp.domain.search.snippet import snippet
 
 __all__ = [
@@ -228,7 +235,11 @@ class QueryScorer:
         self._matches: dict[str, _TextMatch | None] = {}
         self._index: dict[str, list[_Entry]] = {}
         self._starts: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+        self._any: frozenset[str] = frozenset()
         self._suppressed: tuple[bool, ...] = (False,) * len(terms)
+        self._roots = tuple(
+            sorted({root for term in terms if term.word and term.fuzzy for root in stem_roots(term.word)})
+        )
         self.texts_matched = 0  # texts matched against the terms, each at most once per scorer
 
     @property
@@ -264,33 +275,34 @@ class QueryScorer:
 
     def _values_of(self, text: str) -> Sequence[str]:
         found = self._values.get(text)
-        if found is None:
-            stored = self._store.get(text) if self._store is not None else None
-            if stored is None:
-                stored = token_values(text)
-                if self._store is not None:
-                    self._store.put(text, stored)
-            found = self._values[text] = stored
-        return found
+        if found is not None:
+            return found
+        stored = self._store.get(text) if self._store is not None else None
+        if stored is None:
+            stored = token_values(text)
+            if self._store is not None:
+                self._store.put(text, stored)
+        self._values[text] = stored
+        return stored
 
     def _learn(self, texts: Iterable[str]) -> None:
         """Extend the vocabulary with these texts' tokens and score only the new tokens."""
-        fresh: set[str] = set()
-        for text in texts:
-            if text not in self._values:
-                fresh.update(self._values_of(text))
+        known = self._values
+        fresh: set[str] = set().union(*[self._values_of(text) for text in texts if text not in known])
         fresh.difference_update(self._vocabulary)
         if not fresh:
             return
         self._vocabulary.update(fresh)
         whole_words = self._plan.whole_words
+        lexicon = Lexicon(fresh, self._roots) if not whole_words else None
         for index, term in enumerate(self._terms):
             if term.word is None:
                 continue
-            if whole_words or not term.fuzzy:
+            if lexicon is None or not term.fuzzy:
                 found = {term.word: 1.0} if term.word in fresh else {}
             else:
-                found = vocabulary_hits(term.word, fresh)
+                # A word present verbatim keeps only exact and word-form hits from now on.
+                found = vocabulary_hits(term.word, lexicon, weak=term.word not in self._vocabulary)
             strong, weak = self._strong[index], self._weak[index]
             for token, value in found.items():
                 (strong if is_strong(value) else weak)[token] = value
@@ -326,6 +338,7 @@ class QueryScorer:
                 starts.setdefault(sequence[0], []).append((position, sequence))
         self._index = index
         self._starts = starts
+        self._any = frozenset(index).union(starts)
         self._suppressed = tuple(
             term.word is not None and term.word in self._vocabulary and term.fuzzy for term in self._terms
         )
@@ -334,12 +347,13 @@ class QueryScorer:
         if text in self._matches:
             return self._matches[text]
         values = self._values_of(text)
-        index, starts = self._index, self._starts
-        common = index.keys() & set(values) if values else set()
-        sequence_start = bool(starts) and not starts.keys().isdisjoint(values)
-        if not common and not sequence_start:
+        # Most texts share no word with any match; this test stops at the first shared word.
+        if self._any.isdisjoint(values):
             self._matches[text] = None
             return None
+        index, starts = self._index, self._starts
+        common = index.keys() & set(values)
+        sequence_start = bool(starts) and not starts.keys().isdisjoint(values)
         self.texts_matched += 1
         count = len(self._terms)
         strong = [0.0] * count
@@ -357,15 +371,13 @@ class QueryScorer:
         if sequence_start or matched >= 2:
             strong_lists: list[list[int]] = [[] for _ in range(count)]
             weak_lists: list[list[int]] = [[] for _ in range(count)]
-            keep_stopwords = self._plan.whole_words
-            at = 0
-            for raw, token in enumerate(values):
+            anything = self._any
+            for raw in [raw for raw, token in enumerate(values) if token in anything]:
+                token = values[raw]
                 entries = index.get(token)
-                if entries is None and not keep_stopwords and token in STOPWORDS:
-                    continue
                 if entries is not None:
                     for position, _, is_strong_hit in entries:
-                        (strong_lists if is_strong_hit else weak_lists)[position].append(at)
+                        (strong_lists if is_strong_hit else weak_lists)[position].append(raw)
                 if sequence_start:
                     for position, sequence in starts.get(token, ()):
                         end = raw + len(sequence)
@@ -376,11 +388,10 @@ class QueryScorer:
                             )
                             if full:
                                 strong[position] = 1.0
-                                strong_lists[position].append(at)
+                                strong_lists[position].append(raw)
                             else:
                                 weak[position] = max(weak[position], PREFIX_SCORE)
-                                weak_lists[position].append(at)
-                at += 1
+                                weak_lists[position].append(raw)
             strong_at = tuple(tuple(found) for found in strong_lists)
             weak_at = tuple(tuple(found) for found in weak_lists)
         result = _TextMatch(tuple(strong), tuple(weak), strong_at, weak_at)
@@ -392,12 +403,16 @@ class QueryScorer:
 
     def effective(self, match: _TextMatch) -> tuple[float, ...]:
         """Best score per term, weak matches dropped for terms present verbatim among the texts."""
+        if not any(match.weak):
+            return match.strong
+        if not any(self._suppressed):
+            return tuple(map(max, match.strong, match.weak))
         return tuple(
             strong if suppressed else max(strong, weak)
             for strong, weak, suppressed in zip(match.strong, match.weak, self._suppressed, strict=True)
         )
 
-    def _adjacency(self, match: _TextMatch, best: tuple[float, ...]) -> float:
+    def _adjacency(self, text: str, match: _TextMatch, best: tuple[float, ...]) -> float:
         """How close to the query's phrase the matched terms stand in this text (0..1)."""
         if match.strong_at is None or match.weak_at is None:
             return 0.0
@@ -413,11 +428,12 @@ class QueryScorer:
             lists.append(found)
         if len(lists) < 2:
             return 0.0
-        if _chain(lists, 1):
+        gaps = _Gaps(self._values[text], frozenset() if self._plan.whole_words else STOPWORDS)
+        if gaps.chain(lists, 0):
             return PHRASE_ADJACENT
-        if _chain(lists, PHRASE_GAP + 1):
+        if gaps.chain(lists, PHRASE_GAP):
             return PHRASE_IN_ORDER
-        if _window(lists) <= len(lists) + PHRASE_GAP:
+        if gaps.window(lists) <= len(lists) + PHRASE_GAP:
             return PHRASE_CLOSE
         return 0.0
 
@@ -425,27 +441,27 @@ class QueryScorer:
         """Per matched term, the start of the first token reaching its best score."""
         values = self._values_of(text)
         found: list[int] = []
-        lowered = text.lower() if text.isascii() else None
+        index = self._index
         for position, top in enumerate(best):
             if top <= 0.0:
                 continue
-            suppressed = self._suppressed[position]
-            wanted = {
-                token
-                for token, value in (
-                    *self._strong[position].items(),
-                    *(() if suppressed else self._weak[position].items()),
-                )
-                if value == top
-            }
-            wanted.update(sequence[0] for sequence in self._sequences[position])
-            present = wanted.intersection(values)
-            if not present:
-                continue
-            if lowered is not None and all(token.isalnum() for token in present):
-                found.append(min(_first_whole_word(lowered, token) for token in present))
+            counts_weak = not self._suppressed[position]
+            starts = {sequence[0] for sequence in self._sequences[position]}
+            for raw, token in enumerate(values):
+                entries = index.get(token)
+                if entries is not None and any(
+                    term == position and value == top and (strong or counts_weak) for term, value, strong in entries
+                ):
+                    break
+                if token in starts:
+                    break
             else:
-                found.append(token_start(text, min(values.index(token) for token in present)))
+                continue
+            if text.isascii():
+                # The first whole-word occurrence of the token is the token at ``raw``.
+                found.append(_first_whole_word(text.lower(), values[raw]))
+            else:
+                found.append(token_start(text, raw))
         return found
 
     # ------------------------------------------------------------------ record level
@@ -454,31 +470,42 @@ class QueryScorer:
         self, records: list[T], fields: Sequence[Field[T]], scale: float, min_score: float
     ) -> tuple[list[Ranked[T]], tuple[str, ...]]:
         extracted = [[_texts(field, record) for field in fields] for record in records]
-        self._learn(text for per_field in extracted for _, texts in per_field for text in texts if text)
+        distinct: dict[str, None] = {}
+        for per_field in extracted:
+            for _, texts in per_field:
+                for text in texts:
+                    distinct[text] = None
+        distinct.pop("", None)
+        self._learn(distinct)
         count = len(self._terms)
+        # Every distinct text matched once: its match and effective best per term. Most texts
+        # share no word with any match; one ``isdisjoint`` each rules them out.
+        bests: dict[str, tuple[_TextMatch, tuple[float, ...]]] = {}
+        values_of, anything = self._values, self._any
+        for text in [text for text in distinct if not anything.isdisjoint(values_of[text])]:
+            match = self.text_match(text)
+            if match is not None:
+                best = self.effective(match)
+                if any(best):
+                    bests[text] = (match, best)
         # Per record: the matching texts of each field with their effective bests.
         scored: list[list[tuple[int, str, _TextMatch, tuple[float, ...]]]] = []
         document_frequency = [0] * count
         for per_field in extracted:
             found: list[tuple[int, str, _TextMatch, tuple[float, ...]]] = []
-            seen = [False] * count
             for position, (_, texts) in enumerate(per_field):
                 for text in texts:
-                    if not text:
-                        continue
-                    match = self.text_match(text)
-                    if match is None:
-                        continue
-                    best = self.effective(match)
-                    if not any(best):
-                        continue
-                    found.append((position, text, match, best))
-                    for term, value in enumerate(best):
-                        if value > 0.0:
-                            seen[term] = True
-            for term in range(count):
-                if seen[term]:
-                    document_frequency[term] += 1
+                    entry = bests.get(text)
+                    if entry is not None:
+                        found.append((position, text, entry[0], entry[1]))
+            if found:
+                if len(found) == 1:
+                    seen = found[0][3]
+                else:
+                    seen = tuple(max(values) for values in zip(*(entry[3] for entry in found), strict=True))
+                for term, value in enumerate(seen):
+                    if value > 0.0:
+                        document_frequency[term] += 1
             scored.append(found)
         unmatched = tuple(term.text for term, df in zip(self._terms, document_frequency, strict=True) if df == 0)
         total = len(records)
@@ -502,7 +529,7 @@ class QueryScorer:
             adjacency = 0.0
             if in_play > 1:
                 share = sum(weight for weight, value in zip(weights, best, strict=True) if value > 0.0) / weight_sum
-                adjacency = self._adjacency(match, best) * share
+                adjacency = self._adjacency(text, match, best) * share
             text_gates[text] = min(1.0, base + PHRASE_BONUS * adjacency)
             value = text_scores[text] = (base + PHRASE_BONUS * adjacency) / phrase_scale
             return value
@@ -581,41 +608,73 @@ def _covered_mean(weights: Sequence[float], values: Sequence[float], weight_sum:
     informative ones) while one exact word of two still passes the default gate and a typo
     of one word of two, or one word of three, does not.
     """
-    mean = sum(weight * value for weight, value in zip(weights, values, strict=True)) / weight_sum
-    covered = sum(weight for weight, value in zip(weights, values, strict=True) if value > 0.0) / weight_sum
-    return mean * math.sqrt(covered)
+    total = 0.0
+    covered = 0.0
+    for weight, value in zip(weights, values, strict=True):
+        if value > 0.0:
+            total += weight * value
+            covered += weight
+    return total / weight_sum * math.sqrt(covered / weight_sum)
 
 
-def _chain(lists: list[tuple[int, ...]], gap: int) -> bool:
-    """Whether one position per list can be picked in list order, each 0..``gap`` after the last."""
-    current = set(lists[0])
-    for positions in lists[1:]:
-        current = {p for p in positions if any(0 <= p - q <= gap for q in current)}
-        if not current:
-            return False
-    return True
+class _Gaps:
+    """Distances between token positions of one text, not counting its stopwords.
 
+    Positions are raw token indexes; two query words are adjacent when only stopwords (or
+    nothing: one token answering two words, ``maxconnections``) stand between them.
+    """
 
-def _window(lists: list[tuple[int, ...]]) -> int:
-    """The shortest span of positions holding one from every list, in any order."""
-    events = sorted((position, which) for which, positions in enumerate(lists) for position in positions)
-    need = len(lists)
-    counts = [0] * need
-    covered = 0
-    best = math.inf
-    left = 0
-    for position, which in events:
-        if counts[which] == 0:
-            covered += 1
-        counts[which] += 1
-        while covered == need:
-            start, first = events[left]
-            best = min(best, position - start + 1)
-            counts[first] -= 1
-            if counts[first] == 0:
-                covered -= 1
-            left += 1
-    return int(best) if best != math.inf else 1 << 30
+    # Raw tokens looked back from a position: the allowed gap plus room for stopwords.
+    REACH = 12
+
+    def __init__(self, values: Sequence[str], skipped: frozenset[str]) -> None:
+        self._values = values
+        self._skipped = skipped
+
+    def between(self, first: int, last: int) -> int:
+        """Counted tokens strictly between ``first`` and ``last`` (``first <= last``)."""
+        if last - first <= 1:
+            return 0
+        skipped = self._skipped
+        return sum(1 for token in self._values[first + 1 : last] if token not in skipped)
+
+    def chain(self, lists: list[tuple[int, ...]], gap: int) -> bool:
+        """Whether one position per list can be picked in list order, at most ``gap`` apart."""
+        current = set(lists[0])
+        reach = self.REACH
+        for positions in lists[1:]:
+            following: set[int] = set()
+            for position in positions:
+                for earlier in range(max(0, position - reach), position + 1):
+                    if earlier in current and self.between(earlier, position) <= gap:
+                        following.add(position)
+                        break
+            if not following:
+                return False
+            current = following
+        return True
+
+    def window(self, lists: list[tuple[int, ...]]) -> int:
+        """Counted tokens in the shortest stretch holding one position of every list, any order."""
+        events = sorted((position, which) for which, positions in enumerate(lists) for position in positions)
+        need = len(lists)
+        counts = [0] * need
+        covered = 0
+        best = 1 << 30
+        left = 0
+        for position, which in events:
+            if counts[which] == 0:
+                covered += 1
+            counts[which] += 1
+            while covered == need:
+                start, first = events[left]
+                if position - start <= 2 * self.REACH:
+                    best = min(best, self.between(start, position) + (2 if position > start else 1))
+                counts[first] -= 1
+                if counts[first] == 0:
+                    covered -= 1
+                left += 1
+        return best
 
 
 def _scale(fields: Sequence[Field[T]], weight_scale: float | None) -> float:

@@ -5,17 +5,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from openproject_mcp.domain.search.distance import bounded_distance
-from openproject_mcp.domain.search.stem import german_variant, stem_keys, stem_root
+from openproject_mcp.domain.search.stem import german_variant, stem_keys
 
 __all__ = [
     "CONTAINS_SCORE",
     "EDIT_PENALTY",
     "PHRASE_BONUS",
+    "Lexicon",
     "PREFIX_SCORE",
     "STEM_SCORE",
     "edit_limit",
     "is_strong",
     "score_token",
+    "stem_roots",
     "vocabulary_hits",
 ]
 
@@ -91,53 +93,100 @@ def _pieces(token: str, limit: int) -> tuple[str, ...]:
     return tuple(part for part in parts if part)
 
 
-def vocabulary_hits(query_token: str, vocabulary: Iterable[str]) -> dict[str, float]:
+def stem_roots(word: str) -> tuple[str, ...]:
+    """Prefixes every other form of ``word`` starts with (or reads as, through German spelling).
+
+    A word starts with all but the last letter of each of its stem keys, and two forms meet
+    on a shared key, so another form starts with one of these.
+    """
+    return tuple(sorted({key[:-1] for key in stem_keys(word)}))
+
+
+class Lexicon:
+    """The tokens of one ranking call, indexed for the token rules; lives for one search only.
+
+    Built for a set of stem roots (``stem_roots`` of the query words): ``stemmable`` holds the
+    tokens starting with one of them, ``german`` the umlaut readings of tokens spelled with
+    ``ae``/``oe``/``ue`` that start with one, so stem keys are computed only for those.
+    """
+
+    __slots__ = ("german", "roots", "stemmable", "tokens")
+
+    def __init__(self, tokens: Iterable[str], roots: Iterable[str]) -> None:
+        self.tokens = tokens if isinstance(tokens, set | frozenset) else frozenset(tokens)
+        self.roots = tuple(roots)
+        self.stemmable: list[str] = [token for token in self.tokens if token.startswith(self.roots)] if roots else []
+        self.german: dict[str, list[str]] = {}
+        if not self.roots:
+            return
+        joined = f" {' '.join(self.tokens)} "
+        spelled: set[str] = set()
+        for digraph in ("ae", "oe", "ue"):
+            at = joined.find(digraph)
+            while at >= 0:
+                end = joined.find(" ", at)
+                spelled.add(joined[joined.rfind(" ", 0, at) + 1 : end])
+                at = joined.find(digraph, end)
+        initials = tuple({root[0] for root in self.roots})
+        for token in sorted(spelled):
+            # The umlaut reading keeps a word's first letter.
+            if not token.startswith(initials):
+                continue
+            variant = german_variant(token)
+            if variant is not None and variant.startswith(self.roots):
+                self.german.setdefault(variant, []).append(token)
+
+
+def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, weak: bool = True) -> dict[str, float]:
     """``{token: score_token(query_token, token)}`` for every vocabulary token scoring above 0.
 
-    Filters prove a zero before the rules run. Another form of the word starts with the
-    query's stem root (or meets it through its German spelling). Otherwise a token shorter
-    than the edit window cannot match; one that does not contain the query token can only
-    match by edits, which needs a length within the window, (pigeonhole) one of ``limit + 1``
-    query parts verbatim, and no more than ``limit`` letters the other word lacks.
+    With ``weak`` false only exact and word-form hits are returned (prefix, containment and
+    edits are skipped: the ranker drops them for a word present verbatim). Filters prove a
+    zero before the rules run. A word form shares a stem key, so it starts with one of the
+    query's ``stem_roots``. Otherwise a token shorter than the edit window cannot match; one
+    that does not contain the query token can only match by edits, which needs a length within
+    the window, (pigeonhole) one of ``limit + 1`` query parts verbatim, and no more than
+    ``limit`` letters the other word lacks.
     """
     length = len(query_token)
     if length < MIN_FUZZY_LENGTH or _has_digit(query_token):
-        return {query_token: 1.0} if query_token in vocabulary else {}
+        tokens = vocabulary.tokens if isinstance(vocabulary, Lexicon) else vocabulary
+        return {query_token: 1.0} if query_token in tokens else {}
+    roots = stem_roots(query_token)
+    lexicon = vocabulary if isinstance(vocabulary, Lexicon) else Lexicon(vocabulary, roots)
+    tokens = lexicon.tokens
+    hits: dict[str, float] = {}
+    keys = stem_keys(query_token)
+    if keys:
+        for token in lexicon.stemmable:
+            if token != query_token and token.startswith(roots) and not keys.isdisjoint(stem_keys(token)):
+                hits[token] = STEM_SCORE
+        for variant, spelled in lexicon.german.items():
+            if variant.startswith(roots) and not keys.isdisjoint(stem_keys(variant)):
+                for token in spelled:
+                    if token != query_token:
+                        hits[token] = STEM_SCORE
+    if query_token in tokens:
+        hits[query_token] = 1.0
+    if not weak:
+        return hits
     limit = edit_limit(length)
     shortest, longest = length - limit, length + limit
     pieces = _pieces(query_token, limit)
     letters = frozenset(query_token)
-    keys = stem_keys(query_token)
-    root = stem_root(keys) if keys else "\x00"
-    initial = root[0]
-    hits: dict[str, float] = {}
-    for token in vocabulary:
-        if token == query_token:
-            hits[token] = 1.0
-            continue
-        digits = _has_digit(token)
-        if (
-            not digits
-            and (
-                token.startswith(root)
-                or (token[0] == initial and (variant := german_variant(token)) is not None and variant.startswith(root))
-            )
-            and not keys.isdisjoint(stem_keys(token))
-        ):
-            hits[token] = STEM_SCORE
-            continue
+    for token in tokens:
         size = len(token)
-        if size < shortest:
+        if size < shortest or token in hits:
             continue
         if query_token in token:
             if token.startswith(query_token):
                 hits[token] = PREFIX_SCORE
             elif length >= MIN_CONTAINS_LENGTH:
                 hits[token] = CONTAINS_SCORE
-            elif (score := score_token(query_token, token)) > 0.0:
+            elif (score := _edit_score(query_token, token, limit)) > 0.0:
                 hits[token] = score
             continue
-        if size > longest or digits:
+        if size > longest:
             continue
         for piece in pieces:
             if piece in token:
@@ -147,7 +196,14 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str]) -> dict[str, fl
         # Each letter one word has and the other lacks costs at least one edit.
         if len(letters.difference(token)) > limit or len(frozenset(token).difference(letters)) > limit:
             continue
-        score = score_token(query_token, token)
+        score = _edit_score(query_token, token, limit)
         if score > 0.0:
             hits[token] = score
     return hits
+
+
+def _edit_score(query_token: str, field_token: str, limit: int) -> float:
+    if _has_digit(field_token):
+        return 0.0
+    distance = bounded_distance(query_token, field_token, limit)
+    return 0.0 if distance > limit else 1.0 - distance / len(query_token) * EDIT_PENALTY

@@ -19,6 +19,9 @@ that motivated each.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 __all__ = ["MIN_STEM_LENGTH", "german_variant", "stem_keys", "stem_root"]
 
 # Inflection may leave three letters ("hir"); derivation must leave four ("fail", "approv").
@@ -104,10 +107,16 @@ def _undouble(stem: str) -> str:
     return stem
 
 
+# No suffix above ends with another listed after it, so the longest match is the first in order.
+_BY_SUFFIX: Mapping[str, str] = MappingProxyType(dict(_DERIVATIONS))
+_SUFFIX_LENGTHS = tuple(sorted({len(suffix) for suffix, _ in _DERIVATIONS}, reverse=True))
+
+
 def _derivation(word: str) -> str | None:
-    for suffix, replacement in _DERIVATIONS:
-        if word.endswith(suffix):
-            stem = word[: len(word) - len(suffix)] + replacement
+    for length in _SUFFIX_LENGTHS:
+        replacement = _BY_SUFFIX.get(word[-length:])
+        if replacement is not None:
+            stem = word[: len(word) - length] + replacement
             if len(stem) >= MIN_DERIVED_LENGTH:
                 return _trim_e(stem)
             return None
