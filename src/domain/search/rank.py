@@ -447,15 +447,19 @@ class QueryScorer:
                 continue
             counts_weak = not self._suppressed[position]
             starts = {sequence[0] for sequence in self._sequences[position]}
-            for raw, token in enumerate(values):
-                entries = index.get(token)
-                if entries is not None and any(
-                    term == position and value == top and (strong or counts_weak) for term, value, strong in entries
-                ):
-                    break
-                if token in starts:
-                    break
-            else:
+            raw = next(
+                (
+                    at
+                    for at, token in enumerate(values)
+                    if token in starts
+                    or any(
+                        term == position and value == top and (strong or counts_weak)
+                        for term, value, strong in index.get(token, ())
+                    )
+                ),
+                -1,
+            )
+            if raw < 0:
                 continue
             if text.isascii():
                 # The first whole-word occurrence of the token is the token at ``raw``.
