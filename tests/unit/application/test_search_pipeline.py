@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -232,3 +233,86 @@ async def test_a_zero_budget_reads_nothing() -> None:
     source = DeepSource({}, {})
     result = await run_search(spec_for(source), corpus(5), "budget", "fuzzy", settings=PipelineSettings(0, 1))
     assert source.calls == [] and result.enriched == 0
+
+
+# ------------------------------------------------------------------------ one scoring per text
+
+
+@dataclass
+class CountingTokens:
+    """A token store that remembers nothing and counts how often each text was asked for."""
+
+    asked: dict[str, int]
+
+    def get(self, text: str) -> tuple[str, ...] | None:
+        self.asked[text] = self.asked.get(text, 0) + 1
+        return None
+
+    def put(self, text: str, values: object) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Ticket:
+    id: int
+    subject: str
+    description: str
+    updated: datetime
+
+
+TICKET_SHALLOW: tuple[Field[Ticket], ...] = (
+    Field("subject", 3.0, lambda t: t.subject),
+    Field("description", 1.0, lambda t: t.description),
+)
+
+
+def ticket_spec(source: dict[int, str], tokens: Any) -> SearchSpec[Ticket, str]:
+    async def fetch(ticket: Ticket) -> str:
+        return source.get(ticket.id, "")
+
+    full: tuple[Field[Enriched[Ticket, str]], ...] = (
+        *(lift(field) for field in TICKET_SHALLOW),
+        Field("comments", 1.0, lambda e: e.deep),
+    )
+    return SearchSpec(
+        shallow_fields=TICKET_SHALLOW,
+        full_fields=full,
+        key=lambda t: t.id,
+        version=lambda t: t.updated.isoformat(),
+        recency=lambda t: t.updated,
+        enrich=fetch,
+        tokens=tokens,
+    )
+
+
+def tickets(n: int) -> list[Ticket]:
+    return [
+        Ticket(i, f"Ticket {i} about budget approval" if i % 7 == 0 else f"Ticket {i}", f"Body {i % 5}", BASE)
+        for i in range(1, n + 1)
+    ]
+
+
+async def test_a_search_tokenises_and_matches_every_text_once() -> None:
+    # The descriptions are ranked in phase 1 and again, with the comments, in the final ranking.
+    comments = {i: f"comment {i} on the budget" for i in range(1, 61)}
+    counting = CountingTokens({})
+    result = await run_search(ticket_spec(comments, counting), tickets(60), "budget approval", "fuzzy")
+    assert result.hits
+    assert counting.asked and max(counting.asked.values()) == 1
+    # Matched (each once): the subjects holding the words, and every comment read (all say "budget").
+    subjects = {t.subject for t in tickets(60) if "budget" in t.subject}
+    assert result.enriched == 25
+    assert result.texts_matched == len(subjects) + result.enriched
+
+
+async def test_the_token_cache_changes_nothing_but_the_work() -> None:
+    caches = TenantCaches()
+    cache: EnrichmentCache[str] = EnrichmentCache(caches, tenant_key("https://op.example", "t"), "comments")
+    comments = {i: f"comment {i}: the approvals for the budget are late" for i in range(1, 61)}
+    for query in ("budget approval", "budgt aproval", "approvals", "ticket 14", "the", "late budget comment"):
+        plain = await run_search(ticket_spec(comments, None), tickets(60), query, "fuzzy")
+        cold = await run_search(ticket_spec(comments, cache.token_store()), tickets(60), query, "fuzzy")
+        warm = await run_search(ticket_spec(comments, cache.token_store()), tickets(60), query, "fuzzy")
+        assert plain.hits == cold.hits == warm.hits, query
+        assert plain.unmatched_terms == cold.unmatched_terms == warm.unmatched_terms
+    assert len(caches.tokens) > 0
