@@ -104,8 +104,12 @@ class TokenCache:
     Keyed by a digest of the text itself: a record's field at one version is one text, so the
     key changes exactly when the content does, and the cache never holds the text. Tokenising
     is the same pure function for every tenant, but the key is tenant-scoped all the same, so
-    the cache says nothing about what another tenant searched.
+    the cache says nothing about what another tenant searched. Texts under
+    ``MIN_CACHED_LENGTH`` characters (subjects, titles) are tokenised as fast as they are hashed,
+    so they are not kept.
     """
+
+    MIN_CACHED_LENGTH = 200
 
     def __init__(self, caches: TenantCaches, tenant: str) -> None:
         self._store = caches.tokens
@@ -116,10 +120,13 @@ class TokenCache:
         return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
     def get(self, text: str) -> Sequence[str] | None:
+        if len(text) < self.MIN_CACHED_LENGTH:
+            return None
         return self._store.get((self._tenant, self._digest(text)))
 
     def put(self, text: str, values: Sequence[str]) -> None:
-        self._store.put((self._tenant, self._digest(text)), tuple(values))
+        if len(text) >= self.MIN_CACHED_LENGTH:
+            self._store.put((self._tenant, self._digest(text)), tuple(values))
 
 
 class EnrichmentCache(Generic[V]):

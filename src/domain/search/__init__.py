@@ -1,6 +1,6 @@
 """The search unit: fold, tokenise, score and rank records against a query (standard library only).
 
-Pure functions over their arguments; no I/O and no state kept between calls. ADR 0009 records
+Pure functions over their arguments; no I/O and no state kept between calls. ADR 0010 records
 the rules and why they are what they are.
 """
 

@@ -8,7 +8,7 @@ and matches, so no text is tokenised or matched twice. Nothing survives the scor
 nothing can leak between requests or tenants; a caller that wants token values kept across
 searches passes its own (tenant-scoped) ``TokenStore``.
 
-The rules (ADR 0009): per query term, the best token score in a text; terms weighted by how
+The rules (ADR 0010): per query term, the best token score in a text; terms weighted by how
 informative they are among the ranked records (``log(1 + N / df)``; a term no record matches
 is left out and reported in ``unmatched_terms``); a text scores the weighted mean of its
 terms' bests plus ``PHRASE_BONUS`` times how close to the query's phrase its words stand,
@@ -170,7 +170,7 @@ def rank_records(
     weight_scale: float | None = None,
     limit: int | None = None,
 ) -> list[Ranked[T]]:
-    """Records matching ``query``, best first, ties by ascending ``key``; see ADR 0009 for the rules.
+    """Records matching ``query``, best first, ties by ascending ``key``; see ADR 0010 for the rules.
 
     ``weight_scale`` is the weight a perfect hit is measured against (default: the highest weight
     in ``fields``); a pipeline ranking shallow and deep fields separately passes the highest
@@ -441,26 +441,17 @@ class QueryScorer:
         """Per matched term, the start of the first token reaching its best score."""
         values = self._values_of(text)
         found: list[int] = []
-        index = self._index
         for position, top in enumerate(best):
             if top <= 0.0:
                 continue
-            counts_weak = not self._suppressed[position]
-            starts = {sequence[0] for sequence in self._sequences[position]}
-            raw = next(
-                (
-                    at
-                    for at, token in enumerate(values)
-                    if token in starts
-                    or any(
-                        term == position and value == top and (strong or counts_weak)
-                        for term, value, strong in index.get(token, ())
-                    )
-                ),
-                -1,
-            )
-            if raw < 0:
+            targets = {token for token, value in self._strong[position].items() if value == top}
+            if not self._suppressed[position]:
+                targets.update(token for token, value in self._weak[position].items() if value == top)
+            targets.update(sequence[0] for sequence in self._sequences[position])
+            present = targets.intersection(values)
+            if not present:
                 continue
+            raw = min(map(values.index, present))
             if text.isascii():
                 # The first whole-word occurrence of the token is the token at ``raw``.
                 found.append(_first_whole_word(text.lower(), values[raw]))

@@ -105,29 +105,26 @@ def stem_roots(word: str) -> tuple[str, ...]:
 class Lexicon:
     """The tokens of one ranking call, indexed for the token rules; lives for one search only.
 
-    Built for a set of stem roots (``stem_roots`` of the query words): ``stemmable`` holds the
-    tokens starting with one of them, ``german`` the umlaut readings of tokens spelled with
-    ``ae``/``oe``/``ue`` that start with one, so stem keys are computed only for those.
+    The tokens are joined into one space-separated string, so "which tokens contain this"
+    (a query word, one of its edit pieces, a stem root at a word start) is answered by
+    ``str.find`` in C rather than a Python loop over the vocabulary. ``german`` maps the umlaut
+    reading of each token spelled with ``ae``/``oe``/``ue`` that starts like one of ``roots``
+    (the ``stem_roots`` of the query words) to its tokens.
     """
 
-    __slots__ = ("german", "roots", "stemmable", "tokens")
+    __slots__ = ("german", "joined", "roots", "tokens")
 
-    def __init__(self, tokens: Iterable[str], roots: Iterable[str]) -> None:
+    def __init__(self, tokens: Iterable[str], roots: Iterable[str] = ()) -> None:
         self.tokens = tokens if isinstance(tokens, set | frozenset) else frozenset(tokens)
         self.roots = tuple(roots)
-        self.stemmable: list[str] = [token for token in self.tokens if token.startswith(self.roots)] if roots else []
+        self.joined = f" {' '.join(self.tokens)} "
         self.german: dict[str, list[str]] = {}
         if not self.roots:
             return
-        joined = f" {' '.join(self.tokens)} "
+        initials = tuple({root[0] for root in self.roots})
         spelled: set[str] = set()
         for digraph in ("ae", "oe", "ue"):
-            at = joined.find(digraph)
-            while at >= 0:
-                end = joined.find(" ", at)
-                spelled.add(joined[joined.rfind(" ", 0, at) + 1 : end])
-                at = joined.find(digraph, end)
-        initials = tuple({root[0] for root in self.roots})
+            spelled.update(self.containing(digraph))
         for token in sorted(spelled):
             # The umlaut reading keeps a word's first letter.
             if not token.startswith(initials):
@@ -136,17 +133,27 @@ class Lexicon:
             if variant is not None and variant.startswith(self.roots):
                 self.german.setdefault(variant, []).append(token)
 
+    def containing(self, part: str) -> set[str]:
+        """The tokens holding ``part`` (``" " + prefix`` for the tokens starting with one)."""
+        joined = self.joined
+        found: set[str] = set()
+        at = joined.find(part)
+        while at >= 0:
+            end = joined.find(" ", at + 1)
+            found.add(joined[joined.rfind(" ", 0, at + 1) + 1 : end])
+            at = joined.find(part, end)
+        return found
+
 
 def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, weak: bool = True) -> dict[str, float]:
     """``{token: score_token(query_token, token)}`` for every vocabulary token scoring above 0.
 
     With ``weak`` false only exact and word-form hits are returned (prefix, containment and
     edits are skipped: the ranker drops them for a word present verbatim). Filters prove a
-    zero before the rules run. A word form shares a stem key, so it starts with one of the
-    query's ``stem_roots``. Otherwise a token shorter than the edit window cannot match; one
-    that does not contain the query token can only match by edits, which needs a length within
-    the window, (pigeonhole) one of ``limit + 1`` query parts verbatim, and no more than
-    ``limit`` letters the other word lacks.
+    zero before the rules run: a word form shares a stem key, so it starts with one of the
+    query's ``stem_roots``; a prefix or containment holds the query word; an edit match lies
+    within the length window, holds (pigeonhole) one of ``limit + 1`` query parts verbatim and
+    lacks or adds no more than ``limit`` distinct letters.
     """
     length = len(query_token)
     if length < MIN_FUZZY_LENGTH or _has_digit(query_token):
@@ -154,44 +161,39 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
         return {query_token: 1.0} if query_token in tokens else {}
     roots = stem_roots(query_token)
     lexicon = vocabulary if isinstance(vocabulary, Lexicon) else Lexicon(vocabulary, roots)
-    tokens = lexicon.tokens
     hits: dict[str, float] = {}
     keys = stem_keys(query_token)
     if keys:
-        for token in lexicon.stemmable:
-            if token != query_token and token.startswith(roots) and not keys.isdisjoint(stem_keys(token)):
-                hits[token] = STEM_SCORE
+        for root in roots:
+            for token in lexicon.containing(" " + root):
+                if token != query_token and not keys.isdisjoint(stem_keys(token)):
+                    hits[token] = STEM_SCORE
         for variant, spelled in lexicon.german.items():
             if variant.startswith(roots) and not keys.isdisjoint(stem_keys(variant)):
                 for token in spelled:
                     if token != query_token:
                         hits[token] = STEM_SCORE
-    if query_token in tokens:
+    if query_token in lexicon.tokens:
         hits[query_token] = 1.0
     if not weak:
         return hits
     limit = edit_limit(length)
+    for token in lexicon.containing(query_token):
+        if token in hits:
+            continue
+        if token.startswith(query_token):
+            hits[token] = PREFIX_SCORE
+        elif length >= MIN_CONTAINS_LENGTH:
+            hits[token] = CONTAINS_SCORE
+        elif (score := _edit_score(query_token, token, limit)) > 0.0:
+            hits[token] = score
     shortest, longest = length - limit, length + limit
-    pieces = _pieces(query_token, limit)
     letters = frozenset(query_token)
-    for token in tokens:
-        size = len(token)
-        if size < shortest or token in hits:
-            continue
-        if query_token in token:
-            if token.startswith(query_token):
-                hits[token] = PREFIX_SCORE
-            elif length >= MIN_CONTAINS_LENGTH:
-                hits[token] = CONTAINS_SCORE
-            elif (score := _edit_score(query_token, token, limit)) > 0.0:
-                hits[token] = score
-            continue
-        if size > longest:
-            continue
-        for piece in pieces:
-            if piece in token:
-                break
-        else:
+    candidates: set[str] = set()
+    for piece in _pieces(query_token, limit):
+        candidates.update(lexicon.containing(piece))
+    for token in candidates:
+        if token in hits or not shortest <= len(token) <= longest:
             continue
         # Each letter one word has and the other lacks costs at least one edit.
         if len(letters.difference(token)) > limit or len(frozenset(token).difference(letters)) > limit:
