@@ -53,6 +53,7 @@ FULL_FIELDS: tuple[Field[Enriched[WorkPackage, Comments]], ...] = (
 )
 NEWEST_FIRST = (SortKey("updatedAt", "desc"), SortKey("id", "asc"))
 _ID_QUERY = re.compile(r"^#?(\d+)$")
+_ID_IN_QUERY = re.compile(r"(?<![\w#])#(\d+)\b")
 _DISPLAY_ID_QUERY = re.compile(r"^[A-Za-z][A-Za-z0-9_]*-\d+$")
 
 
@@ -167,9 +168,10 @@ class SearchWorkPackages:
         )
 
     async def _referenced_id(self, query: str) -> int | None:
-        """The work package a query names by id (``#1234``, ``1234``) or display id (``DEMO-38``)."""
+        """The work package a query names by id (``#1234``, ``1234``, ``#1234 export timeout``) or
+        display id (``DEMO-38``)."""
         text = query.strip()
-        numeric = _ID_QUERY.match(text)
+        numeric = _ID_QUERY.match(text) or _ID_IN_QUERY.search(text)
         if numeric:
             return int(numeric.group(1))
         if not _DISPLAY_ID_QUERY.match(text):
@@ -222,14 +224,14 @@ class SearchWorkPackages:
 def _with_reference_first(
     hits: Sequence[Hit[WorkPackage, Comments]], found: CandidateSet[WorkPackage], referenced: int | None
 ) -> list[Hit[WorkPackage, Comments]]:
-    """Hits with the work package the query names by id scored as a perfect match."""
+    """Hits with the work package the query names by id first, scored as a perfect match."""
     if referenced is None or referenced not in found.by_id:
         return list(hits)
     named = next((h for h in hits if h.candidate.id == referenced), None)
     matches = (FieldMatch("id", 1.0, None), *(named.matches if named else ()))
     promoted = Hit(found.by_id[referenced], 1.0, matches, named.deep if named else None)
     others = [h for h in hits if h.candidate.id != referenced]
-    return sorted([promoted, *others], key=lambda h: (-h.score, h.candidate.id))
+    return [promoted, *others]
 
 
 def _leg_failure_note(leg: _Leg, error: OpenProjectMcpError) -> str:

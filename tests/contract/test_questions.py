@@ -167,6 +167,8 @@ CASES: tuple[Case, ...] = (
     Case(WP, "v2.3.1", 11),
     Case(WP, "2.1.3", 10),
     Case(WP, "migration of the search index", 12),
+    Case(WP, "#9 relay change", 9),
+    Case(WP, "#11 upgrade the client", 11),  # 10 holds the same words and the lower id
     # Nothing the organisation ever wrote.
     *(Case(tool, "blorptang quasimodal", None) for tool in (WP, MEET, WIKI)),
 )

@@ -288,7 +288,13 @@ class QueryScorer:
     def _learn(self, texts: Iterable[str]) -> None:
         """Extend the vocabulary with these texts' tokens and score only the new tokens."""
         known = self._values
-        fresh: set[str] = set().union(*[self._values_of(text) for text in texts if text not in known])
+        new = [text for text in texts if text not in known]
+        if self._store is None:
+            learned = {text: token_values(text) for text in new}
+            known.update(learned)
+            fresh: set[str] = set().union(*learned.values())
+        else:
+            fresh = set().union(*[self._values_of(text) for text in new])
         fresh.difference_update(self._vocabulary)
         if not fresh:
             return
@@ -465,11 +471,9 @@ class QueryScorer:
         self, records: list[T], fields: Sequence[Field[T]], scale: float, min_score: float
     ) -> tuple[list[Ranked[T]], tuple[str, ...]]:
         extracted = [[_texts(field, record) for field in fields] for record in records]
-        distinct: dict[str, None] = {}
-        for per_field in extracted:
-            for _, texts in per_field:
-                for text in texts:
-                    distinct[text] = None
+        distinct: dict[str, None] = dict.fromkeys(
+            text for per_field in extracted for _, texts in per_field for text in texts
+        )
         distinct.pop("", None)
         self._learn(distinct)
         count = len(self._terms)

@@ -308,7 +308,8 @@ async def test_a_search_tokenises_and_matches_every_text_once() -> None:
 async def test_the_token_cache_changes_nothing_but_the_work() -> None:
     caches = TenantCaches()
     cache: EnrichmentCache[str] = EnrichmentCache(caches, tenant_key("https://op.example", "t"), "comments")
-    comments = {i: f"comment {i}: the approvals for the budget are late" for i in range(1, 61)}
+    # Long enough (over 200 characters) for the token cache to keep them.
+    comments = {i: f"comment {i}: the approvals for the budget are late. " * 6 for i in range(1, 61)}
     for query in ("budget approval", "budgt aproval", "approvals", "ticket 14", "the", "late budget comment"):
         plain = await run_search(ticket_spec(comments, None), tickets(60), query, "fuzzy")
         cold = await run_search(ticket_spec(comments, cache.token_store()), tickets(60), query, "fuzzy")
