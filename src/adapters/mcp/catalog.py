@@ -277,8 +277,9 @@ TOOLS: tuple[ToolSpec, ...] = (
         "reordered or partial words, accents and natural-language questions ('why do push notifications "
         "arrive twice'). Results are ranked by relevance with score, matched fields and a snippet; status "
         "defaults to all. A query that is an id ('#1234') or display id ('DEMO-38') puts that work package "
-        "first. The answer says what could not be read (coverage, notes). Use matchMode 'exact' for a literal "
-        "string. For plain filtered lists, use openproject_list_work_packages.",
+        "first. The answer says what could not be read (coverage, notes) and which query words matched nothing "
+        "(unmatchedTerms). Use matchMode 'exact' for a literal string. For plain filtered lists, use "
+        "openproject_list_work_packages.",
         a.SearchWorkPackagesArgs,
         v.WorkPackageSearchPage,
         _search_work_packages,
@@ -371,7 +372,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         "Find meetings by meaning: searches titles, locations, agenda items, their notes and outcomes "
         "(decisions), participants, authors and projects, tolerating typos, reordered words, accents and "
         "questions ('what did we decide about the budget'). Ranked by relevance; each result says which "
-        "field matched (matchType) and which agenda items matched. Use matchMode 'exact' for a literal string.",
+        "field matched (matchType), which agenda items matched and which query words matched nothing "
+        "(unmatchedTerms). Use matchMode 'exact' for a literal string.",
         a.SearchMeetingsArgs,
         v.MeetingSearchPage,
         _search_meetings,
@@ -390,9 +392,10 @@ TOOLS: tuple[ToolSpec, ...] = (
         "openproject_search_wiki_pages",
         "Search wiki pages",
         "Find wiki pages by title (and body text where available), tolerating typos, partial words, accents "
-        "and questions; ranked with snippets. Without a query, lists the discovered pages. OpenProject cannot "
-        "list wiki pages, so they are found by id, a bounded number per call: coverage says how far it got and "
-        "each new search goes further. refreshCache=true starts afresh.",
+        "and questions; ranked with snippets; unmatchedTerms lists query words no page matched. Without a "
+        "query, lists the discovered pages. OpenProject cannot list wiki pages, so they are found by id, a "
+        "bounded number per call: coverage says how far it got and each new search goes further. "
+        "refreshCache=true starts afresh.",
         a.SearchWikiPagesArgs,
         v.WikiSearchPage,
         _search_wiki_pages,
