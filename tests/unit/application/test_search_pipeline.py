@@ -270,10 +270,8 @@ def ticket_spec(source: dict[int, str], tokens: Any) -> SearchSpec[Ticket, str]:
     async def fetch(ticket: Ticket) -> str:
         return source.get(ticket.id, "")
 
-    full: tuple[Field[Enriched[Ticket, str]], ...] = (
-        *(lift(field) for field in TICKET_SHALLOW),
-        Field("comments", 1.0, lambda e: e.deep),
-    )
+    lifted: list[Field[Enriched[Ticket, str]]] = [lift(field) for field in TICKET_SHALLOW]
+    full: tuple[Field[Enriched[Ticket, str]], ...] = (*lifted, Field("comments", 1.0, lambda e: e.deep))
     return SearchSpec(
         shallow_fields=TICKET_SHALLOW,
         full_fields=full,
