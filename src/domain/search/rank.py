@@ -11,8 +11,9 @@ searches passes its own (tenant-scoped) ``TokenStore``.
 The rules (ADR 0010): per query term, the best token score in a text; terms weighted by how
 informative they are among the ranked records (``log(1 + N / df)``; a term no record matches
 is left out and reported in ``unmatched_terms``); a text scores the weighted mean of its
-terms' bests plus ``PHRASE_BONUS`` times how close to the query's phrase its words stand,
-on a scale where only the verbatim phrase reaches 1.
+terms' bests times the information share it covers (the gate uses its square root), plus
+``PHRASE_BONUS`` times how close to the query's phrase its words stand, capped at 1. Equal scores are ordered
+by the score before the cap, so a verbatim phrase comes before the same words reordered.
 """
 
 from __future__ import annotations
@@ -261,14 +262,17 @@ class QueryScorer:
         scale = _scale(fields, weight_scale)
         candidates = list(records)
         unmatched: tuple[str, ...] = ()
-        ranked: list[Ranked[T]]
+        ordered: list[tuple[Ranked[T], float]]
         if not self._needle:
-            ranked = [Ranked(record, 0.0, ()) for record in candidates]
+            ordered = [(Ranked(record, 0.0, ()), 0.0) for record in candidates]
         elif self._containment:
-            ranked = _rank_containment(candidates, self._needle, fields, scale)
+            ordered = [(entry, entry.score) for entry in _rank_containment(candidates, self._needle, fields, scale)]
         else:
-            ranked, unmatched = self._rank_terms(candidates, fields, scale, min_score)
-        ranked.sort(key=lambda entry: (-entry.score, key(entry.record)))
+            ordered, unmatched = self._rank_terms(candidates, fields, scale, min_score)
+        # Equal scores are ordered by the score before the cap at 1 (a verbatim phrase above the
+        # same words reordered), then by key.
+        ordered.sort(key=lambda entry: (-entry[0].score, -entry[1], key(entry[0].record)))
+        ranked = [entry for entry, _ in ordered]
         return Ranking(ranked if limit is None else ranked[:limit], unmatched)
 
     # ------------------------------------------------------------------ text level
@@ -469,7 +473,7 @@ class QueryScorer:
 
     def _rank_terms(
         self, records: list[T], fields: Sequence[Field[T]], scale: float, min_score: float
-    ) -> tuple[list[Ranked[T]], tuple[str, ...]]:
+    ) -> tuple[list[tuple[Ranked[T], float]], tuple[str, ...]]:
         extracted = [[_texts(field, record) for field in fields] for record in records]
         distinct: dict[str, None] = dict.fromkeys(
             text for per_field in extracted for _, texts in per_field for text in texts
@@ -513,32 +517,32 @@ class QueryScorer:
         if weight_sum <= 0.0:
             return [], unmatched
         in_play = sum(1 for df in document_frequency if df)
-        # With two or more terms the phrase bonus sits inside the 0..1 scale, so only the
-        # verbatim phrase reaches 1; a single term has no phrase and keeps its token score.
-        phrase_scale = 1.0 + PHRASE_BONUS if in_play > 1 else 1.0
         ratios = [field.weight / scale for field in fields]
         text_scores: dict[str, float] = {}
+        text_raw: dict[str, float] = {}
         text_gates: dict[str, float] = {}
 
         def field_score(text: str, match: _TextMatch, best: tuple[float, ...]) -> float:
             known = text_scores.get(text)
             if known is not None:
                 return known
-            base = _covered_mean(weights, best, weight_sum)
+            base, gate = _covered_mean(weights, best, weight_sum)
             adjacency = 0.0
             if in_play > 1:
                 share = sum(weight for weight, value in zip(weights, best, strict=True) if value > 0.0) / weight_sum
                 adjacency = self._adjacency(text, match, best) * share
-            text_gates[text] = min(1.0, base + PHRASE_BONUS * adjacency)
-            value = text_scores[text] = (base + PHRASE_BONUS * adjacency) / phrase_scale
+            raw = text_raw[text] = base + PHRASE_BONUS * adjacency
+            text_gates[text] = min(1.0, gate + PHRASE_BONUS * adjacency)
+            value = text_scores[text] = min(1.0, raw)
             return value
 
-        ranked: list[Ranked[T]] = []
+        ranked: list[tuple[Ranked[T], float]] = []
         for record, per_field, found in zip(records, extracted, scored, strict=True):
             if not found:
                 continue
-            best_gate = 0.0
+            best_field = 0.0
             best_weighted = 0.0
+            best_raw = 0.0
             term_best = [0.0] * count
             term_best_weighted = [0.0] * count
             field_top: dict[int, float] = {}
@@ -547,8 +551,9 @@ class QueryScorer:
                 ratio = ratios[position]
                 if value > field_top.get(position, 0.0):
                     field_top[position] = value
-                best_gate = max(best_gate, text_gates[text])
+                best_field = max(best_field, text_gates[text])
                 best_weighted = max(best_weighted, value * ratio)
+                best_raw = max(best_raw, text_raw[text] * ratio)
                 for term, term_value in enumerate(best):
                     if term_value > term_best[term]:
                         term_best[term] = term_value
@@ -556,13 +561,13 @@ class QueryScorer:
                         term_best_weighted[term] = term_value * ratio
             # Record-level coverage: words spread over fields (a person in one, a topic in
             # another) count together, on the same weight scale as the per-field scores.
-            if max(best_gate, _covered_mean(weights, term_best, weight_sum)) < min_score:
+            if max(best_field, _covered_mean(weights, term_best, weight_sum)[1]) < min_score:
                 continue
-            weighted_coverage = _covered_mean(weights, term_best_weighted, weight_sum) / phrase_scale
+            weighted_coverage = _covered_mean(weights, term_best_weighted, weight_sum)[0]
             score = min(1.0, max(best_weighted, weighted_coverage))
             touched = sorted(field_top)
             matches = self._matches_of(per_field, fields, touched, found, text_scores, ratios)
-            ranked.append(Ranked(record, round(score, 2), matches))
+            ranked.append((Ranked(record, round(score, 2), matches), max(best_raw, weighted_coverage)))
         return ranked, unmatched
 
     def _matches_of(
@@ -600,12 +605,14 @@ class QueryScorer:
         return tuple(match for _, _, match in weighted)
 
 
-def _covered_mean(weights: Sequence[float], values: Sequence[float], weight_sum: float) -> float:
-    """Information-weighted mean of the values times the square root of the share they cover.
+def _covered_mean(weights: Sequence[float], values: Sequence[float], weight_sum: float) -> tuple[float, float]:
+    """(rank, gate) values: the information-weighted mean of the values times the information
+    share they cover, and times its square root.
 
-    The root keeps full coverage first (1 against 0.35 for one exact word of two equally
-    informative ones) while one exact word of two still passes the default gate and a typo
-    of one word of two, or one word of three, does not.
+    Ranking by the share keeps full coverage first (a complete body match above a title
+    holding one word of two); gating by its root lets one exact word of two equally
+    informative ones through (0.35), while a typo of one word of two (0.31) or one word of
+    three (0.19) stays out.
     """
     total = 0.0
     covered = 0.0
@@ -613,7 +620,9 @@ def _covered_mean(weights: Sequence[float], values: Sequence[float], weight_sum:
         if value > 0.0:
             total += weight * value
             covered += weight
-    return total / weight_sum * math.sqrt(covered / weight_sum)
+    mean = total / weight_sum
+    share = covered / weight_sum
+    return mean * share, mean * math.sqrt(share)
 
 
 class _Gaps:
