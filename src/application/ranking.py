@@ -184,6 +184,7 @@ async def rank_with(
     min_score: float = DEFAULT_MIN_SCORE,
     weight_scale: float | None = None,
     limits: RankingLimits | None = None,
+    details: bool = True,
 ) -> Ranking[T]:
     """``scorer.rank`` within this module's bounds, on a worker thread when the work is not small.
 
@@ -199,6 +200,7 @@ async def rank_with(
         key=key,
         min_score=min_score,
         weight_scale=weight_scale,
+        details=details,
     )
     if _text_size(candidates, fields) <= INLINE_CHARACTERS:
         return work()

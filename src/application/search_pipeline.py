@@ -32,8 +32,8 @@ from typing import Generic, TypeVar, cast
 
 from openproject_mcp.application.caching import EnrichmentCache
 from openproject_mcp.application.concurrency import map_bounded
-from openproject_mcp.domain.errors import OpenProjectMcpError
 from openproject_mcp.application.ranking import RankingLimits, query_scorer, rank_with
+from openproject_mcp.domain.errors import OpenProjectMcpError
 from openproject_mcp.domain.search import DEFAULT_MIN_SCORE, Field, FieldMatch, MatchMode, TokenStore
 
 C = TypeVar("C")
@@ -126,6 +126,7 @@ async def run_search(
     tokens = spec.tokens if spec.tokens is not None else (spec.cache.token_store() if spec.cache else None)
     limits = RankingLimits()
     scorer = query_scorer(query, mode, limits, tokens)
+    # Phase 1 only orders the enrichment: no matches or snippets are built for it.
     shallow = (
         await rank_with(
             scorer,
@@ -135,6 +136,7 @@ async def run_search(
             min_score=settings.min_score,
             weight_scale=scale,
             limits=limits,
+            details=False,
         )
     ).hits
 

@@ -256,7 +256,10 @@ class QueryScorer:
         min_score: float = DEFAULT_MIN_SCORE,
         weight_scale: float | None = None,
         limit: int | None = None,
+        details: bool = True,
     ) -> Ranking[T]:
+        """Rank ``records``; with ``details`` false, hits carry no matches or snippets (cheaper,
+        for a ranking that only orders work, like the pipeline's first phase)."""
         if limit is not None and limit < 0:
             raise ValueError(f"limit must be >= 0, got {limit}")
         scale = _scale(fields, weight_scale)
@@ -268,7 +271,7 @@ class QueryScorer:
         elif self._containment:
             ordered = [(entry, entry.score) for entry in _rank_containment(candidates, self._needle, fields, scale)]
         else:
-            ordered, unmatched = self._rank_terms(candidates, fields, scale, min_score)
+            ordered, unmatched = self._rank_terms(candidates, fields, scale, min_score, details)
         # Equal scores are ordered by the score before the cap at 1 (a verbatim phrase above the
         # same words reordered), then by key.
         ordered.sort(key=lambda entry: (-entry[0].score, -entry[1], key(entry[0].record)))
@@ -472,7 +475,7 @@ class QueryScorer:
     # ------------------------------------------------------------------ record level
 
     def _rank_terms(
-        self, records: list[T], fields: Sequence[Field[T]], scale: float, min_score: float
+        self, records: list[T], fields: Sequence[Field[T]], scale: float, min_score: float, details: bool = True
     ) -> tuple[list[tuple[Ranked[T], float]], tuple[str, ...]]:
         extracted = [[_texts(field, record) for field in fields] for record in records]
         distinct: dict[str, None] = dict.fromkeys(
@@ -565,8 +568,9 @@ class QueryScorer:
                 continue
             weighted_coverage = _covered_mean(weights, term_best_weighted, weight_sum)[0]
             score = min(1.0, max(best_weighted, weighted_coverage))
-            touched = sorted(field_top)
-            matches = self._matches_of(per_field, fields, touched, found, text_scores, ratios)
+            matches = (
+                self._matches_of(per_field, fields, sorted(field_top), found, text_scores, ratios) if details else ()
+            )
             ranked.append((Ranked(record, round(score, 2), matches), max(best_raw, weighted_coverage)))
         return ranked, unmatched
 
