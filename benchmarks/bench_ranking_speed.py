@@ -4,7 +4,7 @@
    about 2 KB each ranked on the same weight scale, for a 3-token query: < 5 ms median.
 2. 10,000 short records: < 100 ms median.
 3. A work package search (informative, compared against the median recorded before the
-   relevance rules of ADR 0010): the pipeline's ranking of 250 work packages with subjects and
+   relevance rules of ADR 0016): the pipeline's ranking of 250 work packages with subjects and
    ~1 KB descriptions, 25 of them enriched with three comments, through ``run_search`` with
    in-memory deep content, so only ranking is timed.
 

@@ -1,6 +1,7 @@
 """The search unit: fold, tokenise, score and rank records against a query (standard library only).
 
-Pure functions over their arguments; no I/O and no state kept between calls. ADR 0010 records
+Pure functions over their arguments, and a scorer that lives for one search; no I/O and no state
+kept between searches. ADR 0016 records
 the rules and why they are what they are.
 """
 

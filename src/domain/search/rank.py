@@ -8,7 +8,7 @@ and matches, so no text is tokenised or matched twice. Nothing survives the scor
 nothing can leak between requests or tenants; a caller that wants token values kept across
 searches passes its own (tenant-scoped) ``TokenStore``.
 
-The rules (ADR 0010): per query term, the best token score in a text; terms weighted by how
+The rules (ADR 0016): per query term, the best token score in a text; terms weighted by how
 informative they are among the ranked records (``log(1 + N / df)``; a term no record matches
 is left out and reported in ``unmatched_terms``); a text scores the weighted mean of its
 terms' bests times the information share it covers (the gate uses its square root), plus
@@ -171,7 +171,8 @@ def rank_records(
     weight_scale: float | None = None,
     limit: int | None = None,
 ) -> list[Ranked[T]]:
-    """Records matching ``query``, best first, ties by ascending ``key``; see ADR 0010 for the rules.
+    """Records matching ``query``, best first (equal scores by the uncapped score, then ascending
+    ``key``); see ADR 0016 for the rules.
 
     ``weight_scale`` is the weight a perfect hit is measured against (default: the highest weight
     in ``fields``); a pipeline ranking shallow and deep fields separately passes the highest

@@ -13,7 +13,7 @@ umlaut-stripped form (``muller``, which is what ``Müller`` folds to). ``ß`` al
 ``ss`` in ``normalize``.
 
 Rules are deliberately few and conservative: every derivational rule keeps a stem of at least
-four letters, and words holding a digit are never stemmed. ADR 0010 lists them with the cases
+four letters, and words holding a digit are never stemmed. ADR 0016 lists them with the cases
 that motivated each.
 """
 

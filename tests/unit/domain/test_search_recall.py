@@ -102,7 +102,7 @@ METRICS = Note(31, "Service metrics dashboard", "Latency and error metrics.", ()
 
 def test_brazil_office_ranks_the_brazil_record_above_the_brain_one() -> None:
     # "brazil" may absorb two edits (six letters) and so reaches "brain" -- but "brazil" is a
-    # word of the candidates, so its edit neighbours no longer count (ADR 0010).
+    # word of the candidates, so its edit neighbours no longer count (ADR 0016).
     assert top("brazil office", (BRAIN, BRAZIL)) == [20]
     assert top("brazil office", (BRAIN,)) == [10]
 

@@ -39,7 +39,7 @@ from openproject_mcp.domain.search.score import vocabulary_hits
         ("metro", "metrics", 0.0),  # not a prefix, three edits
         ("brazil", "brain", 1 - 2 / 6 * EDIT_PENALTY),  # the long word may absorb two edits
         ("reconcilation", "reconciliation", 1 - 1 / 13 * EDIT_PENALTY),
-        # Word forms meet through the stemmer (ADR 0010): below exact, above a prefix or typo.
+        # Word forms meet through the stemmer (ADR 0016): below exact, above a prefix or typo.
         ("decide", "decision", STEM_SCORE),
         ("decide", "decided", STEM_SCORE),
         ("hiring", "hire", STEM_SCORE),
