@@ -242,7 +242,9 @@ async def test_a_stopword_query_matches_whole_words_only(mode: str, tmp_path: Pa
     async with mcp_client(mode, write(tmp_path, document())) as client:
         page = await _search(client, WP, "the")
         subjects = {wp["id"]: wp for wp in document()["work_packages"]}
-        for wp_id in _ids(WP, page):
+        found = _ids(WP, page)
+        assert found, "records holding the word 'the' are found"
+        for wp_id in found:
             record = subjects[wp_id]
             words = " ".join([record["subject"], record["description"], record["activities"][0]["comment"]]).lower()
             assert "the" in words.replace(".", " ").replace(",", " ").split(), wp_id

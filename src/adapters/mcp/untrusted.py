@@ -37,6 +37,10 @@ USER_TEXT_KEYS: Final = frozenset(
         "details",
         "location",
         "fileName",
+        "identifier",  # a project identifier, or a wiki page link's page name in an external wiki
+        "provider",  # a wiki provider's name
+        "login",
+        "email",
         "notes",  # an agenda item's notes; a search answer's notes are a list of the server's own sentences
     }
 )

@@ -86,6 +86,15 @@ def _loggable_path(scope: Scope) -> str:
     return path if path in KNOWN_PATHS or is_mcp(scope) else "(other)"
 
 
+_KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+
+def _loggable_method(scope: Scope) -> str:
+    """The HTTP method as sent when it is a standard one; anything else may carry text a client chose."""
+    method = str(scope.get("method", ""))
+    return method if method in _KNOWN_METHODS else "(other)"
+
+
 def log_exchange(scope: Scope, exchange: Exchange, status: int, seconds: float) -> None:
     if not access_log.isEnabledFor(logging.INFO):
         return
@@ -94,7 +103,7 @@ def log_exchange(scope: Scope, exchange: Exchange, status: int, seconds: float) 
         "ts": datetime.now(UTC).isoformat(timespec="milliseconds"),
         "event": "http_request",
         "request_id": exchange.request_id,
-        "method": scope.get("method"),
+        "method": _loggable_method(scope),
         "path": _loggable_path(scope),
         "status": status,
         "duration_ms": round(seconds * 1000, 2),

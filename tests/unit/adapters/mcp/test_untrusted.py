@@ -98,6 +98,15 @@ def test_custom_field_values_are_fenced_whatever_the_field_is_called() -> None:
     )
 
 
+def test_identifiers_providers_logins_and_emails_are_fenced() -> None:
+    # A wiki page link's identifier names a page of an external wiki; logins, emails and project
+    # identifiers are chosen on the instance too.
+    data = {"identifier": INJECTION, "provider": INJECTION, "login": INJECTION, "email": INJECTION}
+    _, mirror = text_mirror(data, nonce="abcd1234")
+    assert mirror.count("[[untrusted abcd1234]]" + INJECTION + "[[/untrusted abcd1234]]") == 4
+    assert unfenced(mirror) == data
+
+
 def test_the_server_own_sentences_are_not_fenced_but_are_neutralised() -> None:
     data = {"notes": ["Comments were read for 3 of 9 candidates."], "elements": [{"title": "t\u200b"}]}
     notice, mirror = text_mirror(data, nonce="abcd1234")

@@ -343,3 +343,12 @@ async def test_readiness_can_include_whether_the_instance_answers() -> None:
     assert down.status_code == 503
     assert down.json() == {"status": "unavailable", "checks": {"configuration": "ok", "instance": "unreachable"}}
     assert health.status_code == 200, "liveness does not depend on the instance"
+
+
+async def test_a_token_sent_as_the_http_method_is_not_logged(access: pytest.LogCaptureFixture) -> None:
+    async with serving(demo_app()) as running, httpx2.AsyncClient() as http:
+        await http.request(SENTINEL, f"{running.url}/healthz")
+        await http.get(f"{running.url}/healthz")
+    methods = [line["method"] for line in access_lines(access)]
+    assert methods == ["(other)", "GET"]
+    assert SENTINEL not in server_log(access)
