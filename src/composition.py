@@ -68,10 +68,10 @@ from openproject_mcp.application.search_work_packages import SearchWorkPackages
 from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.application.wiki_pages import GetWikiPage, ListWikiPageLinks
 from openproject_mcp.application.work_packages import GetWorkPackage, ListWorkPackages
-from openproject_mcp.application.writes import READ_ONLY_HINT, WritePolicy, writes
+from openproject_mcp.application.writes import WritePolicy, read_only_error, writes
 from openproject_mcp.config import Settings
 from openproject_mcp.domain.entities import MeetingDetails
-from openproject_mcp.domain.errors import AuthenticationError, ReadOnlyError
+from openproject_mcp.domain.errors import AuthenticationError
 
 U = TypeVar("U")
 
@@ -319,9 +319,7 @@ class RequestScope:
         provider = self._registry.get(use_case)
         if provider is None:
             if self._read_only and writes(use_case):
-                raise ReadOnlyError(
-                    f"{use_case.__name__} changes data, and this server runs in read-only mode.", hint=READ_ONLY_HINT
-                )
+                raise read_only_error(use_case.__name__)
             raise LookupError(f"{use_case.__name__} is not a registered use case")
         return cast(U, self._context.run(provider))
 

@@ -17,6 +17,11 @@ from openproject_mcp.domain.errors import ReadOnlyError
 READ_ONLY_HINT = "Start the server without --read-only (and without OPENPROJECT_READ_ONLY) to allow writes."
 
 
+def read_only_error(action: str) -> ReadOnlyError:
+    """The one refusal of a write in read-only mode, naming what was refused and how to allow it."""
+    return ReadOnlyError(f"{action} changes data, and this server runs in read-only mode.", hint=READ_ONLY_HINT)
+
+
 class WriteUseCase:
     """Base of the use cases that create, change or delete something."""
 
@@ -37,4 +42,4 @@ class WritePolicy:
     def check(self, action: str) -> None:
         """Raise ``ReadOnlyError`` naming ``action`` when the server runs read-only."""
         if self.read_only:
-            raise ReadOnlyError(f"{action} changes data, and this server runs in read-only mode.", hint=READ_ONLY_HINT)
+            raise read_only_error(action)

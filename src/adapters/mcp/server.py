@@ -26,6 +26,7 @@ from openproject_mcp.adapters.mcp.errors import INTERNAL_ERROR, core_error_resul
 from openproject_mcp.adapters.mcp.untrusted import text_mirror
 from openproject_mcp.adapters.mcp.wire import output_schema, to_wire
 from openproject_mcp.application.result_size import DEFAULT_MAX_RESULT_CHARS, fit_result
+from openproject_mcp.application.writes import read_only_error
 from openproject_mcp.domain.errors import OpenProjectMcpError
 
 log = logging.getLogger("openproject_mcp.mcp")
@@ -121,12 +122,8 @@ def build_server(
                 f"There is no tool named {params.name!r}.",
                 hint="List the tools to see the available names.",
             )
-        if spec.writes and read_only:
-            return error_result(
-                "SERVER_READ_ONLY",
-                f"{spec.name} changes data, and this server runs in read-only mode.",
-                hint="Start the server without --read-only (and without OPENPROJECT_READ_ONLY) to allow writes.",
-            )
+        if spec.writes and read_only:  # the core refuses too; this answers before any argument is read
+            return core_error_result(read_only_error(spec.name))
         try:
             arguments = msgspec.convert(dict(params.arguments or {}), spec.arguments)
         except msgspec.ValidationError as exc:
