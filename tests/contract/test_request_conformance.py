@@ -15,6 +15,7 @@ import pytest
 from mcp import Client
 
 from openproject_mcp.adapters.fixture import load_demo_dataset
+from openproject_mcp.adapters.mcp.catalog import TOOLS as CATALOG
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.composition import Application
 from tests.contract.conftest import PROFILES, TOKEN, http_settings
@@ -26,9 +27,7 @@ TOOLS = {name for name, _ in ONE_CALL_PER_TOOL}
 
 
 def test_the_calls_cover_all_19_tools() -> None:
-    from openproject_mcp.adapters.mcp.catalog import TOOLS as CATALOG
-
-    assert TOOLS == {spec.name for spec in CATALOG} and len(TOOLS) == 19
+    assert {spec.name for spec in CATALOG} == TOOLS and len(TOOLS) == 19
     assert {name for name, _ in MORE_CALLS} <= TOOLS
 
 
