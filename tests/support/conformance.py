@@ -71,7 +71,7 @@ def _relative(path: str, prefix: str) -> str:
     return path.lstrip("/")
 
 
-def _rule_signature(endpoint: Endpoint, query: Mapping[str, str]) -> tuple[str, str, str]:
+def rule_signature(endpoint: Endpoint, query: Mapping[str, str]) -> tuple[str, str, str]:
     """What a rejected request asked for: its endpoint, its filter names/operators, its sort keys."""
     try:
         filters = json.loads(query.get("filters", "[]"))
@@ -112,7 +112,7 @@ def request_problems(requests: Iterable[RecordedRequest], profile: Profile, pref
                 f"{request.status}, not 404"
             )
         if request.status == 400 and request.error == "InvalidQuery":
-            signature = _rule_signature(endpoint, request.query)
+            signature = rule_signature(endpoint, request.query)
             rejected[signature] = rejected.get(signature, 0) + 1
             if rejected[signature] == 2:
                 problems.append(
