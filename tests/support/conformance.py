@@ -11,8 +11,8 @@ Every request the fake OpenProject recorded is checked against
 - the version's filter and sort rules. These are the fake's own: the fake answers a filter name,
   operator, value or sort key its profile does not accept with 400 ``InvalidQuery``, as
   OpenProject does, and that verdict is read from the request log. There is no second copy of
-  the rules here to drift from the first. A rejected request is allowed once per instance (a
-  capability probe, or one try of a form before the other), never twice.
+  the rules here to drift from the first. A rejected request is allowed (a capability probe, or
+  one try of a form before the other), but never sent again once a rejection of it has arrived.
 """
 
 from __future__ import annotations
@@ -84,8 +84,8 @@ def rule_signature(endpoint: Endpoint, query: Mapping[str, str]) -> tuple[str, s
 def request_problems(requests: Iterable[RecordedRequest], profile: Profile, prefix: str = "") -> list[str]:
     """Every way the recorded requests leave what OpenProject ``profile`` documents and accepts."""
     problems: list[str] = []
-    rejected: dict[tuple[str, str, str], int] = {}
-    for request in requests:
+    rejected: dict[tuple[str, str, str], float] = {}  # per form: when its first rejection arrived
+    for request in sorted(requests, key=lambda r: r.finished):
         where = f"{request.method} {request.path}?{'&'.join(sorted(request.query))} ({profile.name})"
         if request.method != "GET":
             problems.append(f"{where}: not a GET")
@@ -113,10 +113,10 @@ def request_problems(requests: Iterable[RecordedRequest], profile: Profile, pref
             )
         if request.status == 400 and request.error == "InvalidQuery":
             signature = rule_signature(endpoint, request.query)
-            rejected[signature] = rejected.get(signature, 0) + 1
-            if rejected[signature] == 2:
+            first = rejected.setdefault(signature, request.finished)
+            if request.started > first:
                 problems.append(
                     f"{where}: {profile.name} rejects {signature[1] or 'no filter'} / sort {signature[2] or '-'} "
-                    "(400 InvalidQuery), and it was sent again"
+                    "(400 InvalidQuery), and it was sent again after the rejection"
                 )
     return problems
