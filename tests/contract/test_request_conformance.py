@@ -41,9 +41,11 @@ async def test_every_tool_sends_only_documented_accepted_requests(profile: str, 
     ) as fake:
         app = Application(http_settings(fake.base_url))
         crashes = []
+        call_starts = []
         try:
             async with Client(build_server(app.scope)) as client:
                 for tool, arguments in (*ONE_CALL_PER_TOOL, *MORE_CALLS):
+                    call_starts.append(len(fake.requests))
                     crash = crash_of(tool, await client.call_tool(tool, arguments))
                     if crash:
                         crashes.append(f"{crash} (arguments {arguments})")
@@ -51,5 +53,5 @@ async def test_every_tool_sends_only_documented_accepted_requests(profile: str, 
             await app.aclose()
     assert not crashes, "\n".join(crashes)
     assert not fake.server_errors
-    problems = request_problems(fake.requests, fake.profile, fake.prefix)
+    problems = request_problems(fake.requests, fake.profile, fake.prefix, call_starts)
     assert not problems, "\n".join(problems)

@@ -22,7 +22,6 @@ import base64
 import binascii
 import json
 import re
-import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
@@ -65,9 +64,6 @@ class MockRequest:
     query: dict[str, str]
     status: int
     why: str | None = None
-    started: float = 0.0
-    finished: float = 0.0
-    """``time.monotonic()`` when it arrived and when it was answered."""
 
     @property
     def off_spec(self) -> bool:
@@ -245,12 +241,9 @@ class SpecMock:
         return [r for r in self.requests if r.off_spec]
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
-        started = time.monotonic()
         query = dict(request.query)
         response, why = self._answer(request, query)
-        self.requests.append(
-            MockRequest(request.method, request.path, query, response.status, why, started, time.monotonic())
-        )
+        self.requests.append(MockRequest(request.method, request.path, query, response.status, why))
         return response
 
     def _answer(self, request: web.Request, query: Mapping[str, str]) -> tuple[web.Response, str | None]:
