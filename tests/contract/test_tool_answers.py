@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -131,9 +132,7 @@ async def fake_api(fake: FakeOpenProject) -> AsyncIterator[Any]:
 
 def with_project_queries(tmp_path: Path, count: int) -> Dataset:
     """The demo dataset with ``count`` more saved queries in project 2 (and one more global one)."""
-    document = json.loads(
-        (Path(__file__).parents[2] / "src" / "adapters" / "fixture" / "demo_dataset.json").read_text()
-    )
+    document = json.loads(resources.files("openproject_mcp.adapters.fixture").joinpath("demo_dataset.json").read_text())
     first = max(q["id"] for q in document["queries"]) + 1
     for offset in range(count + 1):
         document["queries"].append(
