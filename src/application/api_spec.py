@@ -7,6 +7,7 @@ itself accepted for that answer, so a rejected token always gets ``OPENPROJECT_A
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ SUMMARY_PATH_LIMIT = 400
 # Documents with more JSON values than this are served but not kept (OpenProject 17.3's has
 # about 31,000, 4 MB in memory): one cache entry per tenant must stay a few megabytes.
 CACHE_MAX_VALUES = 200_000
+API_PREFIX = "/api/v3"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -133,8 +135,86 @@ def _summary(spec: Mapping[str, Any]) -> ApiSpecView:
 
 def _path_view(spec: Mapping[str, Any], wanted: str) -> ApiSpecView:
     paths = _paths(spec)
-    match = _find(paths, wanted.strip().rstrip("/") or "/", "path")
+    match = _find_path(paths, wanted)
     return ApiSpecView(path=match, operations=_operations(paths[match]))
+
+
+def _path_forms(wanted: str) -> list[str]:
+    """The ways a caller may have meant a path, most literal first.
+
+    ``work_packages``, ``/work_packages``, ``api/v3/work_packages``, a full URL or a path under a
+    sub-path prefix (``/openproject/api/v3/...``) all name ``/api/v3/work_packages``.
+    """
+    text = wanted.strip()
+    scheme = text.find("://")
+    if scheme != -1:
+        slash = text.find("/", scheme + 3)
+        text = text[slash:] if slash != -1 else "/"
+    text = text.split("?", 1)[0].split("#", 1)[0]
+    text = "/" + text.strip("/")
+    api = text.casefold().find(API_PREFIX)
+    if api > 0:
+        text = text[api:]  # a sub-path prefix before /api/v3
+    forms = [text]
+    if api == -1:
+        versioned = text.casefold() == "/v3" or text.casefold().startswith("/v3/")
+        forms.append("/api" + text if versioned else (API_PREFIX + text).rstrip("/"))
+    return forms
+
+
+def _segments(path: str) -> list[str]:
+    return [segment for segment in path.casefold().split("/") if segment]
+
+
+def _is_placeholder(segment: str) -> bool:
+    return segment.startswith("{") and segment.endswith("}")
+
+
+def _template_matches(template: str, path: str) -> bool:
+    """Whether a concrete path (``/api/v3/work_packages/42``) is an instance of a spec path."""
+    expected, given = _segments(template), _segments(path)
+    return len(expected) == len(given) and all(
+        _is_placeholder(e) or e == g or (_is_placeholder(g) and _is_placeholder(e))
+        for e, g in zip(expected, given, strict=True)
+    )
+
+
+def _find_path(paths: Mapping[str, Any], wanted: str) -> str:
+    forms = _path_forms(wanted)
+    by_folded = {name.rstrip("/").casefold() or "/": name for name in paths}
+    for form in forms:
+        found = by_folded.get(form.casefold())
+        if found is not None:
+            return found
+    for form in forms:
+        # Fewest placeholders first: /api/v3/work_packages/schemas beats /api/v3/work_packages/{id}.
+        instances = sorted((name for name in paths if _template_matches(name, form)), key=lambda n: n.count("{"))
+        if instances:
+            return instances[0]
+    near = _near_paths(paths, forms[-1])
+    looked_for = f" (looked for {forms[-1]!r})" if forms[-1] != wanted.strip() else ""
+    suggestion = f"Did you mean: {', '.join(near)}?" if near else "No path is close to it."
+    raise NotFoundError(
+        f"The API description has no path {wanted.strip()!r}{looked_for}.",
+        hint=f"{suggestion} Call without arguments for the list of paths, or with tag='...' for one tag's paths.",
+    )
+
+
+def _near_paths(paths: Mapping[str, Any], form: str, limit: int = 8) -> list[str]:
+    """Paths close to what was asked for: similar spellings, then paths sharing its last word."""
+    # Compared without the common prefix, which would make every path look alike.
+    folded = {name.casefold().removeprefix(API_PREFIX): name for name in paths}
+    asked = form.casefold().removeprefix(API_PREFIX)
+    close = [folded[name] for name in difflib.get_close_matches(asked, list(folded), n=limit, cutoff=0.6)]
+    words = [s for s in _segments(form) if not _is_placeholder(s) and s not in ("api", "v3")]
+    if words:
+        last = words[-1]
+        sharing = sorted(
+            (name for name in paths if last in name.casefold() and name not in close),
+            key=lambda name: (len(name), name),
+        )
+        close += sharing
+    return close[:limit]
 
 
 def _tag_view(spec: Mapping[str, Any], wanted: str) -> ApiSpecView:

@@ -2,7 +2,8 @@
 
 - ``fixture``: the in-memory backend over the demo dataset;
 - ``http-<version>``: the aiohttp backend against the fake OpenProject server rendering the same
-  dataset as HAL+JSON in that version's profile;
+  dataset as HAL+JSON in that version's profile; afterwards, every request the test sent is
+  checked against the 17.3 OpenAPI document and that version's rules (``tests.support.conformance``);
 - ``live``: a real instance, only with ``--live`` and ``OPENPROJECT_BASE_URL``/``OPENPROJECT_API_KEY``.
 
 Every backend is the real composition root (``Application`` and its ``AppContainer``). The
@@ -22,6 +23,7 @@ import pytest
 from openproject_mcp.adapters.fixture import Dataset
 from openproject_mcp.composition import Application
 from openproject_mcp.config import ConfigurationError, Settings, load_settings
+from tests.support.conformance import request_problems
 from tests.support.fake_openproject import FakeOpenProject
 
 TOKEN = "contract-token-7f3a9c"
@@ -92,3 +94,6 @@ async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
             yield Backend(name, app, dataset, profile, fake)
         finally:
             await app.aclose()
+    # Every request the use case sent is documented for OpenProject and accepted by this version.
+    problems = request_problems(fake.requests, fake.profile, fake.prefix)
+    assert not problems, "\n".join(problems)

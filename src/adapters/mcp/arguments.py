@@ -156,9 +156,15 @@ class ListUsersArgs(msgspec.Struct, **_STRUCT):
 
 
 class GetApiSpecArgs(msgspec.Struct, **_STRUCT):
-    path: Annotated[str, msgspec.Meta(max_length=300, description="One endpoint, e.g. '/api/v3/projects'.")] | None = (
-        None
-    )
+    path: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                max_length=300, description="One endpoint: '/api/v3/projects', 'projects' or '/work_packages/42'."
+            ),
+        ]
+        | None
+    ) = None
     tag: Annotated[str, msgspec.Meta(max_length=100, description="One tag, e.g. 'Work Packages'.")] | None = None
     schema: Annotated[str, msgspec.Meta(max_length=200, description="One schema, e.g. 'WorkPackageModel'.")] | None = (
         None

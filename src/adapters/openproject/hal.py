@@ -202,6 +202,7 @@ class ActivityHal(_Hal, frozen=True, kw_only=True):
 class QueryFilterLinks(_Hal, frozen=True, kw_only=True):
     filter: Link | None = None
     operator: Link | None = None
+    schema: Link | None = None
     values: list[Link] = []
 
 

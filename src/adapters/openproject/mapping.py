@@ -293,13 +293,31 @@ def saved_query(resource: hal.QueryHal) -> SavedQuery:
 
 
 def _query_filter(resource: hal.QueryFilterHal) -> QueryFilter:
-    field = last_segment(resource.links.filter.href if resource.links.filter else None)
     operator = last_segment(resource.links.operator.href if resource.links.operator else None)
     if resource.values is not None:
         values = tuple(_filter_value(v) for v in resource.values if v is not None)
     else:
         values = tuple(v for v in (last_segment(link.href) or link.title for link in resource.links.values) if v)
-    return QueryFilter(field=field or resource.name or "", operator=operator or "", values=values)
+    return QueryFilter(field=_filter_name(resource), operator=operator or "", values=values)
+
+
+def _filter_name(resource: hal.QueryFilterHal) -> str:
+    """The filter's API name (``status``, ``dueDate``, ``customField3``), never its translated label.
+
+    OpenProject names it in ``_links.filter`` (``/api/v3/queries/filters/dueDate``); the instance
+    schema link and the ``_type`` (``DueDateQueryFilter``) name it too. ``name`` is the label
+    ("Finish date") and is the last resort.
+    """
+    links = resource.links
+    for link in (links.filter, links.schema):
+        name = last_segment(link.href if link else None)
+        if name:
+            return name
+    kind = resource.type_ or ""
+    if kind.endswith("QueryFilter") and len(kind) > len("QueryFilter"):
+        stem = kind.removesuffix("QueryFilter")
+        return stem[:1].lower() + stem[1:]
+    return resource.name or ""
 
 
 def _filter_value(value: Any) -> str:

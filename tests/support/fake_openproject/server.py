@@ -62,7 +62,9 @@ class Fault:
 class RecordedRequest:
     """One request as it arrived. ``path`` is the full request path (prefix included, without the
     query); ``token`` is the API token it presented (Basic ``apikey:<token>`` or Bearer), ``None``
-    if none; ``started``/``finished`` are ``time.monotonic()`` readings."""
+    if none; ``started``/``finished`` are ``time.monotonic()`` readings. ``status`` is the HTTP status
+    answered (``0`` while in flight, or when the connection was dropped) and ``error`` the name in
+    the HAL error answered (``InvalidQuery``, ``NotFound``...), ``None`` for a success."""
 
     method: str
     path: str
@@ -70,6 +72,8 @@ class RecordedRequest:
     token: str | None
     started: float
     finished: float
+    status: int = 0
+    error: str | None = None
 
 
 class _ArmedFault:
@@ -98,6 +102,18 @@ def token_of(authorization: str | None) -> str | None:
         return None
     user, colon, password = decoded.partition(":")
     return password if colon and user == "apikey" and password else None
+
+
+def _error_name(response: web.StreamResponse | None) -> str | None:
+    """The name in a HAL error answer's ``errorIdentifier`` (``InvalidQuery``), if it is one."""
+    if response is None or response.status < 400 or not isinstance(response, web.Response):
+        return None
+    try:
+        document = json.loads(response.body) if isinstance(response.body, bytes) else None
+    except ValueError:
+        return None
+    identifier = document.get("errorIdentifier") if isinstance(document, dict) else None
+    return identifier.rsplit(":", 1)[-1] if isinstance(identifier, str) else None
 
 
 def _normalised_prefix(prefix: str) -> str:
@@ -222,8 +238,9 @@ class FakeOpenProject:
                 return armed.fault
         return None
 
-    def _finish(self, record: RecordedRequest) -> None:
-        finished = replace(record, finished=time.monotonic())
+    def _finish(self, record: RecordedRequest, response: web.StreamResponse | None) -> None:
+        status = 0 if response is None else response.status
+        finished = replace(record, finished=time.monotonic(), status=status, error=_error_name(response))
         for index in range(len(self.requests) - 1, -1, -1):
             if self.requests[index] is record:
                 self.requests[index] = finished
@@ -238,17 +255,20 @@ class FakeOpenProject:
             self.requests.append(record)
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
+            response: web.StreamResponse | None = None
             try:
                 fault = self._take_fault(request.path)
                 delay = self.latency + (fault.delay if fault is not None else 0.0)
                 if delay > 0:
                     await asyncio.sleep(delay)
                 if fault is not None and (fault.status != 200 or fault.body is not None):
-                    return self._fault_answer(request, fault)
-                return await self._answer(request, handler, token)
+                    response = self._fault_answer(request, fault)
+                else:
+                    response = await self._answer(request, handler, token)
+                return response
             finally:
                 self._in_flight -= 1
-                self._finish(record)
+                self._finish(record, response)
 
         return middleware
 

@@ -309,6 +309,26 @@ def test_wiki_page_links_in_the_17_6_shape() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("rendered", "name"),
+    [
+        ({"_links": {"filter": link("/api/v3/queries/filters/dueDate", "Finish date")}}, "dueDate"),
+        (
+            {"_links": {"filter": link(None), "schema": link("/api/v3/queries/filter_instance_schemas/dueDate")}},
+            "dueDate",
+        ),
+        ({"_type": "DueDateQueryFilter", "_links": {}}, "dueDate"),
+        ({"_type": "StatusQueryFilter"}, "status"),
+        ({"_type": "QueryFilter"}, "Finish date"),
+        ({}, "Finish date"),
+    ],
+)
+def test_a_query_filter_is_named_by_its_api_name_not_its_label(rendered: dict[str, Any], name: str) -> None:
+    payload = {"id": 1, "name": "q", "filters": [{"name": "Finish date", "values": ["1"], **rendered}]}
+    [query_filter] = mapping.saved_query(decode(payload, hal.QueryHal)).filters
+    assert query_filter.field == name
+
+
 def test_query_filters_with_linked_values_and_encoded_operators() -> None:
     payload = {
         "id": 30,

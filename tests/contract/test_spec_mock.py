@@ -1,0 +1,76 @@
+"""All 19 tools against a mock that serves OpenProject's 17.3 OpenAPI document mechanically.
+
+The mock (``tests.support.spec_mock``) knows only what the document says, so this shows what the
+adapter asks of an instance beyond it. No tool may crash (a clean tool error is acceptable: the
+document's examples are abbreviated and are not one consistent instance), the 19 calls together
+stay under the request budget, and no request leaves the document, with two kinds of exception,
+both declared in the endpoint registry and both bounded:
+
+- a probe of an endpoint newer than 17.3 (the registry names the version that introduced it),
+  which the mock answers 404 as a 17.3 instance does;
+- a parameter OpenProject reads though the document does not list it (the registry gives the
+  reason), refused with 400: it may be tried in the call that first meets the refusal, and no
+  later call may send it to that endpoint again.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from mcp import Client
+
+from openproject_mcp.adapters.mcp.server import build_server
+from openproject_mcp.adapters.openproject.endpoints import endpoint_for
+from openproject_mcp.composition import Application
+from tests.contract.conftest import http_settings
+from tests.support.conformance import call_of, spec_17_3
+from tests.support.spec_mock import MockRequest, SpecMock
+from tests.support.tool_calls import ONE_CALL_PER_TOOL, crash_of
+
+REQUEST_BUDGET = 120
+"""Fewer than this many upstream requests for one call of each of the 19 tools, caches cold."""
+
+
+def excused(request: MockRequest, call: int, refused: dict[tuple[str, str], int]) -> bool:
+    """Whether an off-document request (sent by tool call number ``call``) is a declared, bounded exception.
+
+    ``refused`` holds, per endpoint and parameter, the call that first met its refusal.
+    """
+    endpoint = endpoint_for(request.path.lstrip("/"))
+    if endpoint is None:
+        return False
+    if endpoint.since is not None:
+        return request.status == 404
+    if request.status != 400 or not set(request.query) & set(endpoint.undocumented_params):
+        return False
+    unlisted = sorted(set(request.query) & set(endpoint.undocumented_params))
+    return all(refused.setdefault((endpoint.template, name), call) == call for name in unlisted)
+
+
+async def test_all_19_tools_stay_on_the_17_3_document_without_crashing_and_within_budget() -> None:
+    per_tool: Counter[str] = Counter()
+    crashes: list[str] = []
+    call_starts: list[int] = []
+    async with SpecMock(spec_17_3()) as mock:
+        app = Application(http_settings(mock.base_url))
+        try:
+            async with Client(build_server(app.scope)) as client:
+                for tool, arguments in ONE_CALL_PER_TOOL:
+                    before = len(mock.requests)
+                    call_starts.append(before)
+                    crash = crash_of(tool, await client.call_tool(tool, arguments))
+                    if crash:
+                        crashes.append(crash)
+                    per_tool[tool.removeprefix("openproject_")] = len(mock.requests) - before
+        finally:
+            await app.aclose()
+    refused: dict[tuple[str, str], int] = {}
+    off_document = [
+        f"{r.method} {r.path}?{'&'.join(sorted(r.query))}: {r.why}"
+        for index, r in enumerate(mock.requests)
+        if r.off_spec and not excused(r, call_of(index, call_starts), refused)
+    ]
+    counts = ", ".join(f"{tool}={n}" for tool, n in per_tool.items())
+    assert not crashes, "\n".join(crashes)
+    assert not off_document, "\n".join(off_document)
+    assert sum(per_tool.values()) < REQUEST_BUDGET, f"{sum(per_tool.values())} requests: {counts}"
