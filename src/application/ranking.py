@@ -36,6 +36,7 @@ from openproject_mcp.domain.search import (
 )
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 MAX_QUERY_WORDS: Final = 16
 MAX_SCORED_CHARACTERS: Final = 10_000
@@ -137,6 +138,17 @@ def _text_size(records: Sequence[T], fields: Sequence[Field[T]]) -> int:
     return total
 
 
+async def _run_bounded(candidates: Sequence[T], fields: Sequence[Field[T]], work: Callable[[], R]) -> R:
+    """Run ``work`` inline when its text is small, else on the ranking thread.
+
+    If the caller is cancelled (its deadline passed), the thread still finishes this bounded
+    piece of work, and its result is dropped.
+    """
+    if _text_size(candidates, fields) <= INLINE_CHARACTERS:
+        return work()
+    return await asyncio.get_running_loop().run_in_executor(_executor(), work)
+
+
 async def rank(
     records: Iterable[T],
     query: str,
@@ -161,11 +173,7 @@ async def rank(
         min_score=min_score,
         weight_scale=weight_scale,
     )
-    if _text_size(candidates, fields) <= INLINE_CHARACTERS:
-        return work()
-    # If the caller is cancelled (its deadline passed), the thread still finishes this bounded
-    # piece of work, and its result is dropped.
-    return await asyncio.get_running_loop().run_in_executor(_executor(), work)
+    return await _run_bounded(candidates, fields, work)
 
 
 def query_scorer(
@@ -202,6 +210,4 @@ async def rank_with(
         weight_scale=weight_scale,
         details=details,
     )
-    if _text_size(candidates, fields) <= INLINE_CHARACTERS:
-        return work()
-    return await asyncio.get_running_loop().run_in_executor(_executor(), work)
+    return await _run_bounded(candidates, fields, work)
