@@ -413,11 +413,6 @@ class OpenProjectClient:
         """Requests this call has sent so far, retries included."""
         return self._requests
 
-    @property
-    def requests_left(self) -> int:
-        """Requests this call may still send (out of ``max_requests_per_call``)."""
-        return max(0, self._settings.max_requests_per_call - self._requests)
-
     def request_limit_error(self, message: str) -> RequestLimitError:
         """The error for work that would pass this call's ceiling of requests (``message`` says which)."""
         return RequestLimitError(
