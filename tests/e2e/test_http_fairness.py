@@ -21,7 +21,7 @@ import anyio
 import httpx2
 
 from tests.support.datasets import many_work_packages
-from tests.unit.adapters.mcp_http.serving import free_port, post, tool_call
+from tests.unit.adapters.mcp_http.serving import free_port, post, tool_call, until_healthy
 
 HEAVY_SEARCHES = 4
 DEADLINE = 5.0
@@ -63,13 +63,7 @@ async def test_heavy_searches_neither_starve_health_nor_other_callers_and_end_by
     heavy_ends: list[float] = []
     try:
         async with httpx2.AsyncClient(timeout=30) as http:
-            with anyio.fail_after(30):
-                while True:
-                    try:
-                        if (await http.get(f"{url}/healthz")).status_code == 200:
-                            break
-                    except httpx2.TransportError:
-                        await asyncio.sleep(0.1)
+            await until_healthy(http, url, seconds=30, pause=0.1)
             search = tool_call("openproject_search_work_packages", {"query": query})
 
             async def heavy(began: float) -> int:

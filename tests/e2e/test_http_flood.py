@@ -13,7 +13,7 @@ from pathlib import Path
 import anyio
 import httpx2
 
-from tests.unit.adapters.mcp_http.serving import free_port
+from tests.unit.adapters.mcp_http.serving import free_port, until_healthy
 
 IDLE_CONNECTIONS = 1_100
 DESCRIPTORS = 400  # the server's whole descriptor budget, far below the number of connections
@@ -45,13 +45,7 @@ async def test_a_flood_of_idle_connections_neither_stops_health_nor_floods_the_l
     slowest = 0.0
     try:
         async with httpx2.AsyncClient(timeout=5) as http:
-            with anyio.fail_after(20):
-                while True:
-                    try:
-                        if (await http.get(f"{url}/healthz")).status_code == 200:
-                            break
-                    except httpx2.TransportError:
-                        await asyncio.sleep(0.05)
+            await until_healthy(http, url, seconds=20, pause=0.05)
             with anyio.fail_after(60):
                 for index in range(IDLE_CONNECTIONS):
                     _, writer = await asyncio.open_connection("127.0.0.1", port)

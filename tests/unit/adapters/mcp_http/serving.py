@@ -59,6 +59,17 @@ def loopback_socket() -> socket.socket:
     return sock
 
 
+async def until_healthy(http: httpx2.AsyncClient, url: str, *, seconds: float, pause: float = 0.05) -> None:
+    """Wait for a server starting at ``url`` to answer ``/healthz`` with 200, at most ``seconds``."""
+    with anyio.fail_after(seconds):
+        while True:
+            try:
+                if (await http.get(f"{url}/healthz")).status_code == 200:
+                    return
+            except httpx2.TransportError:
+                await asyncio.sleep(pause)
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
