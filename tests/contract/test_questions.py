@@ -26,7 +26,7 @@ from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.composition import Application
 from openproject_mcp.config import Settings
 from tests.contract.conftest import TOKEN, http_settings
-from tests.support.datasets import base_document, iso, write
+from tests.support.datasets import base_document, iso, work_package_row, write
 from tests.support.fake_openproject import FakeOpenProject
 
 WP, MEET, WIKI = "openproject_search_work_packages", "openproject_search_meetings", "openproject_search_wiki_pages"
@@ -35,27 +35,7 @@ START = datetime(2026, 3, 2, 9, tzinfo=UTC)
 
 
 def _work_package(wp_id: int, subject: str, description: str = "", comment: str = "") -> dict[str, Any]:
-    moment = START + timedelta(hours=wp_id)
-    return {
-        "id": wp_id,
-        "project": 1,
-        "subject": subject,
-        "description": description,
-        "type": 1,
-        "status": 1,
-        "priority": 1,
-        "author": 2,
-        "assignee": None,
-        "parent": None,
-        "startDate": None,
-        "dueDate": None,
-        "percentageDone": 0,
-        "createdAt": iso(moment),
-        "updatedAt": iso(moment),
-        "activities": [
-            {"id": 10_000 + wp_id, "version": 1, "user": 2, "createdAt": iso(moment), "comment": comment, "details": []}
-        ],
-    }
+    return work_package_row(wp_id, subject, description, comment, START + timedelta(hours=wp_id))
 
 
 def _meeting(

@@ -69,6 +69,32 @@ def base_document() -> dict[str, Any]:
     }
 
 
+def work_package_row(
+    wp_id: int, subject: str, description: str, comment: str, moment: datetime, *, status: int = 1
+) -> dict[str, Any]:
+    """One work package of :func:`base_document`'s project, with one comment written at ``moment``."""
+    return {
+        "id": wp_id,
+        "project": 1,
+        "subject": subject,
+        "description": description,
+        "type": 1,
+        "status": status,
+        "priority": 1,
+        "author": 2,
+        "assignee": None,
+        "parent": None,
+        "startDate": None,
+        "dueDate": None,
+        "percentageDone": 0,
+        "createdAt": iso(moment),
+        "updatedAt": iso(moment),
+        "activities": [
+            {"id": 10_000 + wp_id, "version": 1, "user": 2, "createdAt": iso(moment), "comment": comment, "details": []}
+        ],
+    }
+
+
 def many_work_packages(count: int, *, old_comment: str | None = None) -> dict[str, Any]:
     """``count`` routine work packages, id 1 the oldest; id 1 may carry one distinctive comment."""
     document = base_document()
@@ -77,33 +103,14 @@ def many_work_packages(count: int, *, old_comment: str | None = None) -> dict[st
         moment = start + timedelta(hours=i)
         comment = old_comment if i == 1 and old_comment else ""
         document["work_packages"].append(
-            {
-                "id": i,
-                "project": 1,
-                "subject": f"Routine maintenance task {i}",
-                "description": "Check the usual things.",
-                "type": 1,
-                "status": 2 if i == 1 else 1,
-                "priority": 1,
-                "author": 2,
-                "assignee": None,
-                "parent": None,
-                "startDate": None,
-                "dueDate": None,
-                "percentageDone": 0,
-                "createdAt": iso(moment),
-                "updatedAt": iso(moment),
-                "activities": [
-                    {
-                        "id": 10_000 + i,
-                        "version": 1,
-                        "user": 2,
-                        "createdAt": iso(moment),
-                        "comment": comment,
-                        "details": [],
-                    }
-                ],
-            }
+            work_package_row(
+                i,
+                f"Routine maintenance task {i}",
+                "Check the usual things.",
+                comment,
+                moment,
+                status=2 if i == 1 else 1,
+            )
         )
     return document
 
