@@ -7,7 +7,7 @@ import inspect
 from collections.abc import Awaitable, Generator, Iterable, Iterator
 from typing import Any, TypeVar
 
-from openproject_mcp.domain.errors import OpenProjectMcpError
+from openproject_mcp.application.concurrency import map_bounded
 
 T = TypeVar("T")
 
@@ -31,47 +31,15 @@ async def together(calls: Iterable[Awaitable[T]], *, limit: int = MAX_STARTED) -
     request in one) believing a cancellation is pending, so the server's task group ended with a
     stray ``CancelledError`` after an expired token.
     """
-    if limit < 1:
-        raise ValueError("limit must be at least 1")
     source: Iterator[Awaitable[T]] = iter(calls)
-    results: dict[int, T] = {}
-    running: dict[asyncio.Future[T], int] = {}
-    taken = 0
-    exhausted = False
     try:
-        while True:
-            while not exhausted and len(running) < limit:
-                try:
-                    call = next(source)
-                except StopIteration:
-                    exhausted = True
-                    break
-                running[asyncio.ensure_future(call)] = taken
-                taken += 1
-            if not running:
-                return [results[i] for i in range(taken)]
-            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_EXCEPTION)
-            failures: list[BaseException] = []
-            for task in done:
-                index = running.pop(task)
-                if task.cancelled():
-                    failures.append(asyncio.CancelledError())
-                elif (error := task.exception()) is not None:
-                    failures.append(error)
-                else:
-                    results[index] = task.result()
-            if failures:
-                core = [e for e in failures if isinstance(e, OpenProjectMcpError)]
-                chosen = next((e for e in core if e.aborts_search), core[0] if core else failures[0])
-                raise chosen
+        return await map_bounded(source, limit, _itself)
     finally:
-        pending = [t for t in running if not t.done()]
-        for task in pending:
-            task.cancel()
-        if pending:
-            await asyncio.gather(*pending, return_exceptions=True)
-        if not exhausted:
-            _discard(source)
+        _discard(source)  # the calls never taken (none once every one was)
+
+
+def _itself(call: Awaitable[T]) -> Awaitable[T]:
+    return call
 
 
 def _discard(source: Iterator[Any]) -> None:
