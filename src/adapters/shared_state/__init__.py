@@ -1,0 +1,1 @@
+"""Implementations of the shared-state port."""

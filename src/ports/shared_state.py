@@ -1,0 +1,42 @@
+"""The shared-state port: a small expiring key-value store that replicas may share.
+
+What lives here is state that must survive a call and may be read by another process: cached
+deep content, capability answers, wiki discovery, and sign-in records. Keys are strings the
+caller builds (always starting with a tenant key or a purpose prefix, never a raw token);
+values are bytes the caller encodes. Every entry has a time to live.
+
+A store that cannot be reached behaves as an empty one for reads and drops writes: callers
+must treat every ``get`` as possibly ``None`` and never fail a tool call because the store is
+down. ``healthy`` tells health checks whether the shared part is currently reachable.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+
+class SharedStore(ABC):
+    @abstractmethod
+    async def get(self, key: str) -> bytes | None:
+        """The value stored under ``key``, or ``None`` when absent, expired or unreachable."""
+
+    @abstractmethod
+    async def put(self, key: str, value: bytes, ttl_seconds: float) -> None:
+        """Store ``value`` under ``key`` for ``ttl_seconds`` (replacing any earlier value)."""
+
+    @abstractmethod
+    async def delete(self, key: str) -> None:
+        """Remove ``key``; removing an absent key is not an error."""
+
+    @abstractmethod
+    async def take(self, key: str) -> bytes | None:
+        """Read and remove ``key`` in one step: two callers never both receive the value
+        (single-use authorization codes, refresh-token rotation)."""
+
+    async def healthy(self) -> bool:
+        """Whether the store is reachable now; an in-process store always is."""
+        return True
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Release connections; the store is not used afterwards."""
