@@ -14,6 +14,7 @@ import anyio
 from openproject_mcp import __version__
 from openproject_mcp.adapters.mcp.catalog import TOOLS
 from openproject_mcp.adapters.mcp.hosting import HttpOptions, build_http_app, serve_http
+from openproject_mcp.adapters.mcp.hosting.guard import REJECTED_TOKEN_HINT
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.adapters.mcp.transports import call_in_process, serve_stdio
 from openproject_mcp.composition import Application
@@ -98,8 +99,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:  # a dataset that cannot be served
         print(f"openproject-mcp: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    header_tokens = http and settings.backend == "openproject" and not settings.single_tenant
     server = build_server(
-        application.scope, read_only=settings.read_only, max_result_chars=settings.limits.max_result_chars
+        application.scope,
+        read_only=settings.read_only,
+        max_result_chars=settings.limits.max_result_chars,
+        auth_hint=REJECTED_TOKEN_HINT if header_tokens else None,
     )
     if args.command == "call":
         return _call(server, application, args.tool, args.arguments)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from openproject_mcp.domain.errors import InvalidArgumentError
@@ -12,6 +12,9 @@ from openproject_mcp.domain.search import MatchMode
 
 MAX_PAGE_SIZE = 100
 MAX_QUERY_LENGTH = 5000
+
+# ``filters`` and ``sortBy`` arrive as a JSON value or as that value encoded in a string.
+JsonArgument = str | Sequence[Any]
 
 _FILTERS_EXAMPLE = '[{"status":{"operator":"o","values":[]}}]'
 _SORT_EXAMPLE = '"name", "name:desc" or [["name","asc"]]'
@@ -57,9 +60,14 @@ def match_mode(value: str) -> MatchMode:
     raise InvalidArgumentError(f"matchMode must be 'fuzzy' or 'exact', got {value!r}.")
 
 
-def parse_filters(raw: str | None) -> tuple[Filter, ...]:
-    """Parse OpenProject filter JSON (an array of ``{name: {operator, values}}`` objects)."""
-    if raw is None or not raw.strip():
+def parse_filters(raw: JsonArgument | None) -> tuple[Filter, ...]:
+    """Parse OpenProject filters: an array of ``{name: {operator, values}}`` objects, as JSON
+    or as the JSON text of one."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, str):
+        return _filters_from(raw)
+    if not raw.strip():
         return ()
     try:
         data = json.loads(raw)
@@ -73,7 +81,11 @@ def parse_filters(raw: str | None) -> tuple[Filter, ...]:
             "filters is nested too deeply to be a filter array (an array of objects, two levels of nesting).",
             hint=f"Pass an OpenProject filter array such as {_FILTERS_EXAMPLE}.",
         ) from None
-    if not isinstance(data, list):
+    return _filters_from(data)
+
+
+def _filters_from(data: object) -> tuple[Filter, ...]:
+    if not isinstance(data, list | tuple):
         raise _filters_error("filters must be a JSON array")
     parsed: list[Filter] = []
     for index, entry in enumerate(data):
@@ -93,24 +105,41 @@ def parse_filters(raw: str | None) -> tuple[Filter, ...]:
     return tuple(parsed)
 
 
-def parse_sort_by(raw: str | None, *, allowed: Iterable[str] | None = None) -> tuple[SortKey, ...]:
-    """Parse ``name``, ``name:desc``, ``a,b:desc`` or OpenProject JSON ``[["name","asc"]]``."""
-    if raw is None or not raw.strip():
+def parse_sort_by(raw: JsonArgument | None, *, allowed: Iterable[str] | None = None) -> tuple[SortKey, ...]:
+    """Parse ``name``, ``name:desc``, ``a,b:desc`` or OpenProject's ``[["name","asc"]]``, as JSON or
+    as its JSON text."""
+    if raw is None:
         return ()
-    text = raw.strip()
     keys: list[SortKey] = []
-    if text.startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidArgumentError(f"sortBy is not valid JSON ({exc.msg}).", hint=f"Use {_SORT_EXAMPLE}.") from None
-        except RecursionError:
-            raise InvalidArgumentError("sortBy is nested too deeply.", hint=f"Use {_SORT_EXAMPLE}.") from None
-        if not isinstance(data, list):
+    text = raw.strip() if isinstance(raw, str) else ""
+    if isinstance(raw, str) and not text:
+        return ()
+    if not isinstance(raw, str) or text.startswith("["):
+        data: object = raw
+        if isinstance(raw, str):
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise InvalidArgumentError(
+                    f"sortBy is not valid JSON ({exc.msg}).", hint=f"Use {_SORT_EXAMPLE}."
+                ) from None
+            except RecursionError:
+                raise InvalidArgumentError("sortBy is nested too deeply.", hint=f"Use {_SORT_EXAMPLE}.") from None
+        if not isinstance(data, list | tuple):
             raise InvalidArgumentError(f"sortBy must be {_SORT_EXAMPLE}.")
         for pair in data:
-            if not isinstance(pair, list) or len(pair) != 2 or not all(isinstance(part, str) and part for part in pair):
-                raise InvalidArgumentError(f"sortBy entries must be [attribute, direction] pairs; got {pair!r}.")
+            if isinstance(pair, str):  # ["name", "updatedAt:desc"]
+                attribute, _, direction = pair.strip().partition(":")
+                keys.append(_sort_key(attribute, direction or "asc"))
+                continue
+            if (
+                not isinstance(pair, list | tuple)
+                or len(pair) != 2
+                or not all(isinstance(part, str) and part for part in pair)
+            ):
+                raise InvalidArgumentError(
+                    f"sortBy entries must be [attribute, direction] pairs; got {pair!r}.", hint=f"Use {_SORT_EXAMPLE}."
+                )
             keys.append(_sort_key(pair[0], pair[1]))
     else:
         for part in text.split(","):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from openproject_mcp.application.arguments import page_request, parse_filters, parse_sort_by
+from openproject_mcp.application.arguments import JsonArgument, page_request, parse_filters, parse_sort_by
 from openproject_mcp.application.presenters import project_detail, project_summary
 from openproject_mcp.application.project_scope import project_ref
 from openproject_mcp.application.views import ProjectDetail, ProjectList, envelope
@@ -17,8 +17,8 @@ PROJECT_SORT_ATTRIBUTES = ("id", "name", "typeahead", "created_at", "public", "l
 class ListProjectsRequest:
     page_size: int = 20
     offset: int = 1
-    sort_by: str | None = None
-    filters: str | None = None
+    sort_by: JsonArgument | None = None
+    filters: JsonArgument | None = None
 
 
 class ListProjects:

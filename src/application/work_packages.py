@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import KW_ONLY, dataclass
 
-from openproject_mcp.application.arguments import page_request, parse_filters, parse_sort_by, positive_id
+from openproject_mcp.application.arguments import JsonArgument, page_request, parse_filters, parse_sort_by, positive_id
+from openproject_mcp.application.names import Named, resolve_name
 from openproject_mcp.application.presenters import work_package_detail, work_package_summary
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.views import WorkPackageDetail, WorkPackageList, envelope
@@ -28,7 +30,7 @@ async def scope_filters(
     scope: WorkPackageScope, projects: ProjectResolver, metadata: MetadataRepository
 ) -> list[Filter]:
     """OpenProject filters for a scope. The status filter is always explicit."""
-    filters = [status_filter(scope.status)]
+    filters = [await _status_filter(scope.status, metadata)]
     project_id = await projects.resolve(scope.project_id)
     if project_id is not None:
         filters.append(Filter("project", "=", (str(project_id),)))
@@ -39,9 +41,13 @@ async def scope_filters(
     return filters
 
 
-def status_filter(status: int | str) -> Filter:
+_STATUS_CHOICES = "open, closed, all, a status id or a status name"
+
+
+def status_filter(status: int | str) -> Filter | None:
+    """The filter for a status scope given as a word or an id; ``None`` for what may be a name."""
     if isinstance(status, bool):
-        raise InvalidArgumentError(f"status must be open, closed, all or a status id, got {status!r}.")
+        raise InvalidArgumentError(f"status must be {_STATUS_CHOICES}, got {status!r}.")
     if isinstance(status, int):
         return Filter("status", "=", (str(positive_id(status, "status")),))
     value = status.strip().lower()
@@ -53,7 +59,20 @@ def status_filter(status: int | str) -> Filter:
         return Filter("status", "*")
     if value.isdigit() and int(value) > 0:
         return Filter("status", "=", (str(int(value)),))
-    raise InvalidArgumentError(f"status must be open, closed, all or a status id, got {status!r}.")
+    if not value:
+        raise InvalidArgumentError(f"status must be {_STATUS_CHOICES}, got a blank string.")
+    return None
+
+
+async def _status_filter(status: int | str, metadata: MetadataRepository) -> Filter:
+    found = status_filter(status)
+    if found is not None:
+        return found
+    assert isinstance(status, str)
+    status_id = resolve_name(
+        status, await metadata.statuses(), argument="status", what="status", listing="openproject_list_statuses"
+    )
+    return Filter("status", "=", (str(status_id),))
 
 
 def _assignee(value: int | str) -> str:
@@ -65,15 +84,41 @@ def _assignee(value: int | str) -> str:
 async def _type_id(value: int | str, metadata: MetadataRepository, project_id: int | None) -> int:
     if isinstance(value, int) or (isinstance(value, str) and value.strip().isdigit()):
         return positive_id(value, "type")
-    wanted = value.strip().casefold()
-    if not wanted:
-        raise InvalidArgumentError("type must be a type id or name, got a blank string.")
     types = await metadata.types(project_id)
-    for candidate in types:
-        if candidate.name.casefold() == wanted:
-            return candidate.id
-    names = ", ".join(t.name for t in types)
-    raise InvalidArgumentError(f"type {value!r} is not a work package type here; known types: {names}.")
+    return resolve_name(value, types, argument="type", what="work package type", listing="openproject_list_types")
+
+
+# Raw filters whose values are ids of these, which a caller may also give by name.
+_NAMED_FILTERS = ("status", "type", "priority")
+
+
+async def named_filter_values(
+    filters: Sequence[Filter], metadata: MetadataRepository, project_id: int | None
+) -> tuple[Filter, ...]:
+    """Raw filters with status, type and priority names replaced by their ids."""
+    resolved: list[Filter] = []
+    for entry in filters:
+        names = [v for v in entry.values if not v.strip().isdigit()]
+        if entry.name not in _NAMED_FILTERS or not names:
+            resolved.append(entry)
+            continue
+        candidates: Sequence[Named]
+        if entry.name == "status":
+            candidates, listing = await metadata.statuses(), "openproject_list_statuses"
+        elif entry.name == "type":
+            candidates, listing = await metadata.types(project_id), "openproject_list_types"
+        else:
+            candidates, listing = await metadata.priorities(), "openproject_list_priorities"
+        values = tuple(
+            value
+            if value.strip().isdigit()
+            else str(
+                resolve_name(value, candidates, argument=f"filters ({entry.name})", what=entry.name, listing=listing)
+            )
+            for value in entry.values
+        )
+        resolved.append(Filter(entry.name, entry.operator, values))
+    return tuple(resolved)
 
 
 WORK_PACKAGE_SORT_ATTRIBUTES = (
@@ -107,8 +152,8 @@ class ListWorkPackagesRequest:
     subject: str | None = None
     page_size: int = 20
     offset: int = 1
-    sort_by: str | None = None
-    filters: str | None = None
+    sort_by: JsonArgument | None = None
+    filters: JsonArgument | None = None
 
 
 class ListWorkPackages:
@@ -124,6 +169,8 @@ class ListWorkPackages:
         raw_filters = parse_filters(request.filters)
         sort_by = parse_sort_by(request.sort_by, allowed=WORK_PACKAGE_SORT_ATTRIBUTES)
         generated = await scope_filters(request.scope, self._projects, self._metadata)
+        project_id = await self._projects.resolve(request.scope.project_id)
+        raw_filters = await named_filter_values(raw_filters, self._metadata, project_id)
         if request.subject is not None and request.subject.strip():
             generated.append(Filter("subject", "~", (request.subject.strip(),)))
         filters = replace_filters(generated, raw_filters)

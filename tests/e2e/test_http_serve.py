@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import signal
@@ -25,6 +26,7 @@ from tests.unit.adapters.mcp_http.serving import free_port, post, quiet_client_l
 
 SENTINEL = "alpha-SENTINEL-0d9b44e2-token"
 BRAVO = "bravo-token-6c1d"
+REVOKED = "revoked-token-91fe"
 SERVER_TOKEN = "server-own-token-never-used"
 MARKERS = ("Alphacorp", "Bravocorp")
 LIST_PROJECTS = tool_call("openproject_list_projects")
@@ -151,6 +153,18 @@ async def test_an_independent_client_talks_to_the_console_command_with_a_header_
                 Client(streamable_http_client(server.mcp_url, http_client=bravo_http), mode="legacy") as bravo,
             ):
                 bravo_projects = await bravo.call_tool("openproject_list_projects", {})
+            # OpenProject's own scheme, as `curl -u apikey:TOKEN` sends it.
+            basic = base64.b64encode(f"apikey:{BRAVO}".encode()).decode()
+            async with (
+                httpx2.AsyncClient(headers={"Authorization": f"Basic {basic}"}) as basic_http,
+                Client(streamable_http_client(server.mcp_url, http_client=basic_http)) as by_basic,
+            ):
+                basic_projects = await by_basic.call_tool("openproject_list_projects", {})
+            async with (
+                httpx2.AsyncClient(headers={"Authorization": f"Bearer {REVOKED}"}) as revoked_http,
+                Client(streamable_http_client(server.mcp_url, http_client=revoked_http)) as revoked,
+            ):
+                refused = await revoked.call_tool("openproject_list_projects", {})
             async with httpx2.AsyncClient() as http:
                 with pytest.RaisesGroup(pytest.RaisesExc(MCPError, match="API token"), flatten_subgroups=True):
                     async with Client(streamable_http_client(server.mcp_url, http_client=http)) as anonymous:
@@ -163,12 +177,16 @@ async def test_an_independent_client_talks_to_the_console_command_with_a_header_
     assert markers_in(json.dumps(alpha_projects.structured_content)) == {"Alphacorp"}
     assert not alpha_search.is_error and markers_in(json.dumps(alpha_search.structured_content)) == {"Alphacorp"}
     assert markers_in(json.dumps(bravo_projects.structured_content)) == {"Bravocorp"}
+    assert basic_projects.structured_content == bravo_projects.structured_content
+    refusal = "\n".join(getattr(c, "text", "") for c in refused.content)
+    assert refused.is_error and refusal.startswith("Error [OPENPROJECT_AUTH_ERROR]")
+    assert "Authorization" in refusal and "OPENPROJECT_API_KEY" not in refusal, refusal
     assert in_query.status_code == 401
     assert ready.status_code == 200
     assert exit_code == 0
 
     tokens_seen = {request.token for request in fake.requests}
-    assert tokens_seen == {SENTINEL, BRAVO}, "only the callers' own tokens reached OpenProject"
+    assert tokens_seen == {SENTINEL, BRAVO, REVOKED}, "only the callers' own tokens reached OpenProject"
     output = server.output()
     assert "OPENPROJECT_API_KEY is not used over HTTP" in output
     access = server.access_lines()
@@ -179,6 +197,7 @@ async def test_an_independent_client_talks_to_the_console_command_with_a_header_
         assert SENTINEL not in text
         assert BRAVO not in text
         assert SERVER_TOKEN not in text
+        assert REVOKED not in text
 
 
 async def test_sigterm_lets_the_call_in_flight_finish_then_the_process_exits_cleanly(tmp_path: Path) -> None:

@@ -39,7 +39,14 @@ MatchMode = Annotated[
 ]
 Query = Annotated[str, msgspec.Meta(max_length=MAX_QUERY_LENGTH, description="What to look for, in natural words.")]
 StatusScope = (
-    Annotated[Literal["open", "closed", "all"], msgspec.Meta(description="open, closed or all.")]
+    Annotated[
+        str,
+        msgspec.Meta(
+            min_length=1,
+            max_length=100,
+            description="'open', 'closed', 'all', or a status name such as 'In progress' (openproject_list_statuses).",
+        ),
+    ]
     | Annotated[int, msgspec.Meta(ge=1, description="A status id (see openproject_list_statuses).")]
 )
 TypeRef = (
@@ -51,20 +58,22 @@ AssigneeRef = (
     | Annotated[Literal["me"], msgspec.Meta(description="The user whose token is used.")]
 )
 SortBy = Annotated[
-    str,
+    Annotated[str, msgspec.Meta(max_length=500)]
+    | Annotated[list[Annotated[str, msgspec.Meta(max_length=100)] | list[str]], msgspec.Meta(max_length=10)],
     msgspec.Meta(
-        max_length=500,
-        description="Sort order: 'name', 'name:desc', or OpenProject JSON such as [[\"updatedAt\",\"desc\"]].",
+        description=(
+            "Sort order: 'name', 'name:desc', 'a,b:desc', or OpenProject's pairs [[\"updatedAt\",\"desc\"]] "
+            "(as an array or as its JSON text)."
+        ),
     ),
 ]
 Filters = Annotated[
-    str,
+    Annotated[str, msgspec.Meta(max_length=5000)] | Annotated[list[dict[str, Any]], msgspec.Meta(max_length=50)],
     msgspec.Meta(
-        max_length=5000,
         description=(
-            'OpenProject filter JSON array, e.g. [{"status":{"operator":"o","values":[]}}]. '
-            "A raw filter replaces the generated filter of the same name."
-        ),
+            'OpenProject filters, an array such as [{"status":{"operator":"o","values":[]}}] '
+            "(as an array or as its JSON text). A raw filter replaces the generated filter of the same name."
+        )
     ),
 ]
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -20,6 +22,7 @@ from mcp.types import (
 )
 
 from openproject_mcp import __version__
+from openproject_mcp.adapters.mcp.argument_errors import explain_validation
 from openproject_mcp.adapters.mcp.arguments import input_schema
 from openproject_mcp.adapters.mcp.catalog import TOOLS, ToolSpec, UseCaseScope
 from openproject_mcp.adapters.mcp.errors import INTERNAL_ERROR, core_error_result, error_result
@@ -27,7 +30,7 @@ from openproject_mcp.adapters.mcp.untrusted import text_mirror
 from openproject_mcp.adapters.mcp.wire import output_schema, to_wire
 from openproject_mcp.application.result_size import DEFAULT_MAX_RESULT_CHARS, fit_result
 from openproject_mcp.application.writes import read_only_error
-from openproject_mcp.domain.errors import OpenProjectMcpError
+from openproject_mcp.domain.errors import AuthenticationError, OpenProjectMcpError
 
 log = logging.getLogger("openproject_mcp.mcp")
 
@@ -85,7 +88,9 @@ def tool_model(spec: ToolSpec) -> Tool:
 
 
 def credential_from_headers(headers: Mapping[str, str] | None) -> str | None:
-    """The caller's OpenProject token from ``Authorization: Bearer`` or ``X-OpenProject-Api-Key``."""
+    """The caller's OpenProject token from ``Authorization: Bearer``, OpenProject's own
+    ``Authorization: Basic`` with user ``apikey`` (what ``curl -u apikey:TOKEN`` sends), or
+    ``X-OpenProject-Api-Key``."""
     if not headers:
         return None
     lowered = {k.lower(): v for k, v in headers.items()}
@@ -93,8 +98,22 @@ def credential_from_headers(headers: Mapping[str, str] | None) -> str | None:
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() == "bearer" and token.strip():
         return token.strip()
+    if scheme.lower() == "basic" and token.strip():
+        return _apikey_from_basic(token.strip())
     api_key = lowered.get("x-openproject-api-key", "").strip()
     return api_key or None
+
+
+def _apikey_from_basic(encoded: str) -> str | None:
+    """The token of ``Basic base64(apikey:TOKEN)``; any other user name is not a token of ours."""
+    try:
+        decoded = base64.b64decode(encoded, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    user, colon, token = decoded.partition(":")
+    if colon and user.strip().lower() == "apikey" and token.strip():
+        return token.strip()
+    return None
 
 
 def build_server(
@@ -104,12 +123,17 @@ def build_server(
     tools: Sequence[ToolSpec] = TOOLS,
     instructions: str = INSTRUCTIONS,
     max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
+    auth_hint: str | None = None,
 ) -> Server[Any]:
-    """The MCP server for ``tools``. In read-only mode tools that write are neither listed nor run."""
+    """The MCP server for ``tools``. In read-only mode tools that write are neither listed nor run.
+
+    ``auth_hint`` replaces the hint of a rejected token where the caller's token is not the
+    server's setting (remote mode: it came in a header, so the fix is in the client)."""
     by_name = {spec.name: spec for spec in tools}
     listed = [tool_model(spec) for spec in tools if not (read_only and spec.writes)]
     # Without this lookup the SDK runs the whole tools/list handler on every tools/call.
     schemas = {tool.name: tool.input_schema for tool in listed}
+    argument_schemas = {spec.name: input_schema(spec.arguments) for spec in tools}
 
     async def on_list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
         return ListToolsResult(tools=listed)
@@ -127,7 +151,8 @@ def build_server(
         try:
             arguments = msgspec.convert(dict(params.arguments or {}), spec.arguments)
         except msgspec.ValidationError as exc:
-            return error_result("INVALID_ARGUMENT", _validation_message(str(exc)))
+            message, hint = explain_validation(str(exc), spec.name, argument_schemas[spec.name])
+            return error_result("INVALID_ARGUMENT", message, hint=hint)
 
         async def progress(done: float, total: float | None, message: str | None) -> None:
             await ctx.session.report_progress(done, total, message)
@@ -135,6 +160,10 @@ def build_server(
         try:
             async with scope_factory(_credential(ctx)) as scope:
                 result = fit_result(await spec.handler(arguments, scope, progress), max_result_chars)
+        except AuthenticationError as exc:
+            if auth_hint is not None:
+                exc = AuthenticationError(exc.message, hint=auth_hint, status=exc.status)
+            return core_error_result(exc)
         except OpenProjectMcpError as exc:
             return core_error_result(exc)
         except Exception:
@@ -166,12 +195,3 @@ def _credential(ctx: ServerRequestContext[Any]) -> str | None:
     request = ctx.request
     headers = getattr(request, "headers", None)
     return credential_from_headers(dict(headers) if headers is not None else None)
-
-
-def _validation_message(raw: str) -> str:
-    """msgspec's message with the JSON path turned into the argument name."""
-    problem, _, where = raw.partition(" - at `$.")
-    if where:
-        argument = where.rstrip("`").split(".")[0].split("[")[0]
-        return f"{argument}: {problem}."
-    return f"Invalid arguments: {raw}."

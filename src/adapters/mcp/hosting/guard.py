@@ -25,9 +25,16 @@ from openproject_mcp.application.caching import tenant_key
 FIRST_BYTE_KEY: Final = "openproject_mcp.first_byte"
 SERVER_BUSY: Final = -32000
 AUTH_HINT: Final = (
-    "Send your OpenProject API token in a header: 'Authorization: Bearer <token>' or "
+    "Send your OpenProject API token in a header: 'Authorization: Bearer <token>', "
+    "'Authorization: Basic <base64 of apikey:token>' (curl -u apikey:<token>) or "
     "'X-OpenProject-Api-Key: <token>'. Create one in OpenProject under My account → Access tokens (API). "
     "A token in the URL is ignored."
+)
+# For a token that arrived in a header and that OpenProject refused: the fix is in the client.
+REJECTED_TOKEN_HINT: Final = (
+    "OpenProject refused the token your MCP client sent in its Authorization (or X-OpenProject-Api-Key) "
+    "header: it may be mistyped, expired or revoked, or belong to a locked user. Create a new one in "
+    "OpenProject under My account → Access tokens (API) and update the header in the client's configuration."
 )
 
 
@@ -55,7 +62,11 @@ def _unauthenticated() -> JSONResponse:
         data={
             "code": "OPENPROJECT_AUTH_ERROR",
             "hint": AUTH_HINT,
-            "headers": ["Authorization: Bearer <token>", "X-OpenProject-Api-Key: <token>"],
+            "headers": [
+                "Authorization: Bearer <token>",
+                "Authorization: Basic <base64 of apikey:token>",
+                "X-OpenProject-Api-Key: <token>",
+            ],
         },
         headers={"WWW-Authenticate": 'Bearer realm="openproject-mcp"'},
     )
