@@ -44,6 +44,7 @@ from openproject_mcp.adapters.openproject.client import (
     TenantLimiters,
     new_session,
 )
+from openproject_mcp.adapters.openproject.oauth import AiohttpOpenProjectAuthorization, OAuthApplication
 from openproject_mcp.adapters.openproject.repositories import (
     AiohttpApiSpecRepository,
     AiohttpMeetingRepository,
@@ -54,6 +55,8 @@ from openproject_mcp.adapters.openproject.repositories import (
     AiohttpWikiPageRepository,
     AiohttpWorkPackageRepository,
 )
+from openproject_mcp.adapters.shared_state.memory import MemoryStore
+from openproject_mcp.adapters.shared_state.sealed import SealedStore
 from openproject_mcp.application.activities import ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec
 from openproject_mcp.application.caching import EnrichmentCache, TenantCaches, tenant_key
@@ -69,9 +72,11 @@ from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.application.wiki_pages import GetWikiPage, ListWikiPageLinks
 from openproject_mcp.application.work_packages import GetWorkPackage, ListWorkPackages
 from openproject_mcp.application.writes import WritePolicy, read_only_error, writes
-from openproject_mcp.config import Settings
+from openproject_mcp.config import Settings, SignInSettings
 from openproject_mcp.domain.entities import MeetingDetails
 from openproject_mcp.domain.errors import AuthenticationError
+from openproject_mcp.ports.shared_state import SharedStore
+from openproject_mcp.ports.signin import OpenProjectAuthorization
 
 U = TypeVar("U")
 
@@ -273,6 +278,7 @@ class AppContainer(containers.DeclarativeContainer):
     client_settings = providers.Singleton(_client_settings, settings)
     limiters = providers.Singleton(TenantLimiters, settings.provided.max_concurrency)
     capability_cache = providers.Singleton(CapabilityCache)
+    shared_store = providers.Singleton(MemoryStore)
     openproject = providers.Container(
         OpenProjectRepositories,
         call=call,
@@ -360,6 +366,21 @@ class Application:
         stopped = self.container.shutdown_resources()
         if stopped is not None:
             await stopped
+
+    def signin_parts(self, signin: SignInSettings) -> tuple[SharedStore, OpenProjectAuthorization]:
+        """What sign-in with OpenProject runs on: the shared store, sealed with the settings' keys,
+        and OpenProject's OAuth endpoints for the registered application."""
+        store = SealedStore(self.container.shared_store(), signin.encryption_keys)
+        upstream = AiohttpOpenProjectAuthorization(
+            OAuthApplication(
+                base_url=self.settings.base_url or "",
+                client_id=signin.client_id,
+                client_secret=signin.client_secret,
+                redirect_uri=signin.callback_url,
+                timeout_seconds=self.settings.timeout_seconds,
+            )
+        )
+        return store, upstream
 
     def token_for(self, credential: str | None) -> str:
         """The token one call uses: its own, or the server's where that is allowed."""

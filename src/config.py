@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
+from urllib.parse import urlsplit
 
 from openproject_mcp.adapters.environment import read_flag, read_number, read_words
 from openproject_mcp.adapters.openproject.client import normalize_base_url
@@ -212,4 +215,91 @@ def load_http_settings(
         max_in_flight=whole("OPENPROJECT_HTTP_MAX_IN_FLIGHT", defaults.max_in_flight, 1, 100_000),
         rate_limit_per_minute=whole("OPENPROJECT_HTTP_RATE_LIMIT", defaults.rate_limit_per_minute, 0, 1_000_000),
         rate_limit_burst=whole("OPENPROJECT_HTTP_RATE_BURST", defaults.rate_limit_burst, 1, 1_000_000),
+    )
+
+
+# --- sign in with OpenProject (serve --http) --------------------------------------------------
+# (OPENPROJECT_OAUTH_CLIENT_ID, OPENPROJECT_OAUTH_CLIENT_SECRET, OPENPROJECT_PUBLIC_URL,
+# OPENPROJECT_OAUTH_ENCRYPTION_KEY): all four, or none (sign-in off, header tokens only).
+
+SIGNIN_VARIABLES: tuple[str, ...] = (
+    "OPENPROJECT_OAUTH_CLIENT_ID",
+    "OPENPROJECT_OAUTH_CLIENT_SECRET",
+    "OPENPROJECT_PUBLIC_URL",
+    "OPENPROJECT_OAUTH_ENCRYPTION_KEY",
+)
+KEY_HINT = "32 random bytes in base64, e.g. the output of `openssl rand -base64 32`"
+
+
+@dataclass(frozen=True, slots=True)
+class SignInSettings:
+    """The OAuth application registered in OpenProject, where this server is reached, and the
+    keys that encrypt sign-in state at rest (the first encrypts; every one decrypts, for rotation)."""
+
+    client_id: str
+    client_secret: str = field(repr=False)
+    public_url: str
+    encryption_keys: tuple[bytes, ...] = field(repr=False)
+
+    @property
+    def resource_url(self) -> str:
+        """The MCP endpoint, the resource every issued token is for."""
+        return f"{self.public_url}/mcp"
+
+    @property
+    def callback_url(self) -> str:
+        """Where OpenProject sends the user back: the redirect URI registered in OpenProject."""
+        return f"{self.public_url}/oauth/callback"
+
+
+def check_public_url(raw: str) -> str:
+    """``OPENPROJECT_PUBLIC_URL``: an https origin (http only on loopback), without path, query or fragment."""
+    text = raw.strip().rstrip("/")
+    parts = urlsplit(text)
+    loopback = parts.hostname in ("127.0.0.1", "localhost", "::1")
+    problem = None
+    if parts.scheme not in ("https", "http") or not parts.hostname:
+        problem = "it must be an address such as https://mcp.example.com"
+    elif parts.scheme == "http" and not loopback:
+        problem = "it must use https (plain http only for 127.0.0.1 or localhost)"
+    elif parts.path or parts.query or parts.fragment or parts.username or parts.password:
+        problem = "it must be the server's origin only (scheme, host and port), without path, query or login"
+    if problem:
+        raise ConfigurationError(f"OPENPROJECT_PUBLIC_URL is invalid: {problem}.")
+    return text
+
+
+def check_encryption_keys(raw: str) -> tuple[bytes, ...]:
+    """Comma-separated base64 keys of 32 bytes each; the message never repeats a value."""
+    keys: list[bytes] = []
+    for position, word in enumerate((w.strip() for w in raw.split(",") if w.strip()), start=1):
+        try:
+            key = base64.b64decode(word.replace("-", "+").replace("_", "/"), validate=True)
+        except (binascii.Error, ValueError):
+            key = b""
+        if len(key) != 32:
+            raise ConfigurationError(f"OPENPROJECT_OAUTH_ENCRYPTION_KEY: key {position} is not {KEY_HINT}.")
+        keys.append(key)
+    if not keys:
+        raise ConfigurationError(f"OPENPROJECT_OAUTH_ENCRYPTION_KEY is empty; set it to {KEY_HINT}.")
+    return tuple(keys)
+
+
+def load_signin_settings(env: Mapping[str, str] | None = None) -> SignInSettings | None:
+    """Sign-in's settings, or ``None`` when none of its variables is set (sign-in off)."""
+    env = os.environ if env is None else env
+    given = {name: env.get(name, "").strip() for name in SIGNIN_VARIABLES}
+    if not any(given.values()):
+        return None
+    missing = [name for name, value in given.items() if not value]
+    if missing:
+        raise ConfigurationError(
+            f"Sign-in with OpenProject needs all of {', '.join(SIGNIN_VARIABLES)}; missing: {', '.join(missing)}. "
+            "Unset them all to serve header tokens only."
+        )
+    return SignInSettings(
+        client_id=given["OPENPROJECT_OAUTH_CLIENT_ID"],
+        client_secret=given["OPENPROJECT_OAUTH_CLIENT_SECRET"],
+        public_url=check_public_url(given["OPENPROJECT_PUBLIC_URL"]),
+        encryption_keys=check_encryption_keys(given["OPENPROJECT_OAUTH_ENCRYPTION_KEY"]),
     )

@@ -15,10 +15,19 @@ from openproject_mcp import __version__
 from openproject_mcp.adapters.mcp.catalog import TOOLS
 from openproject_mcp.adapters.mcp.hosting import HttpOptions, build_http_app, serve_http
 from openproject_mcp.adapters.mcp.hosting.guard import REJECTED_TOKEN_HINT
+from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter
+from openproject_mcp.adapters.mcp.hosting.signin import OpenProjectSignIn, SignInServer, SignInSite
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.adapters.mcp.transports import call_in_process, serve_stdio
 from openproject_mcp.composition import Application
-from openproject_mcp.config import ConfigurationError, Settings, load_http_settings, load_settings
+from openproject_mcp.config import (
+    ConfigurationError,
+    Settings,
+    SignInSettings,
+    load_http_settings,
+    load_settings,
+    load_signin_settings,
+)
 
 EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE = 0, 1, 2
 
@@ -39,6 +48,7 @@ environment:
   OPENPROJECT_LOG_LEVEL   DEBUG, INFO, WARNING or ERROR (logs go to stderr)
   OPENPROJECT_SINGLE_TENANT  with --http: true to serve OPENPROJECT_API_KEY to callers without a token
   OPENPROJECT_HTTP_*      with --http: body limit, timeouts, allowed origins and hosts (see README)
+  OPENPROJECT_OAUTH_*, OPENPROJECT_PUBLIC_URL  with --http: sign in with OpenProject (see README)
 """
 
 
@@ -90,6 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         if http:
             options = _http_options(settings, args.host, args.port)
+            signin = _signin_settings(settings)
     except (ConfigurationError, ValueError) as exc:
         print(f"openproject-mcp: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -109,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "call":
         return _call(server, application, args.tool, args.arguments)
     if http:
-        anyio.run(_serve_http, server, application, options)
+        anyio.run(_serve_http, server, application, options, signin)
         return EXIT_OK
     anyio.run(_serve_stdio, server, application)
     return EXIT_OK
@@ -122,7 +133,30 @@ def _http_options(settings: Settings, host: str | None, port: int | None) -> Htt
     return load_http_settings(host=host, port=port)
 
 
-async def _serve_http(server: Any, application: Application, options: HttpOptions) -> None:
+def _signin_settings(settings: Settings) -> SignInSettings | None:
+    """Sign-in with OpenProject when its settings are given (remote mode over OpenProject only)."""
+    signin = load_signin_settings()
+    if signin is not None and settings.backend != "openproject":
+        raise ConfigurationError(
+            "Sign-in with OpenProject needs OPENPROJECT_BASE_URL; it does not apply to --demo or --dataset."
+        )
+    if signin is not None and settings.single_tenant:
+        raise ConfigurationError(
+            "OPENPROJECT_SINGLE_TENANT=true and sign-in with OpenProject exclude each other: "
+            "single-tenant mode serves callers without a token, so none would ever sign in."
+        )
+    return signin
+
+
+def _signin_server(application: Application, signin: SignInSettings, options: HttpOptions) -> SignInServer:
+    store, upstream = application.signin_parts(signin)
+    provider = OpenProjectSignIn(store, upstream, SignInSite(signin.public_url))
+    return SignInServer(provider, limiter=RateLimiter(options.rate_limit_per_minute, options.rate_limit_burst))
+
+
+async def _serve_http(
+    server: Any, application: Application, options: HttpOptions, signin: SignInSettings | None = None
+) -> None:
     settings = application.settings
     if settings.api_key is not None and not settings.single_tenant:
         logging.getLogger("openproject_mcp").warning(
@@ -135,7 +169,14 @@ async def _serve_http(server: Any, application: Application, options: HttpOption
         credentials_required=settings.backend == "openproject" and not settings.single_tenant,
         instance=settings.instance,
         instance_url=settings.base_url,
+        signin=_signin_server(application, signin, options) if signin else None,
     )
+    if signin is not None:
+        logging.getLogger("openproject_mcp").info(
+            "sign-in with OpenProject is on: OAuth clients connect to %s/mcp; OpenProject sends users back to %s",
+            signin.public_url,
+            signin.callback_url,
+        )
     try:
         await application.start()
         await serve_http(app, options)

@@ -7,6 +7,7 @@ import binascii
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 import msgspec
@@ -87,6 +88,22 @@ def tool_model(spec: ToolSpec) -> Tool:
     )
 
 
+SIGNED_IN_KEY: Final = "openproject_mcp.signed_in"
+SIGNED_IN_HINT: Final = (
+    "Your sign-in with OpenProject has ended (revoked in OpenProject, or expired). Sign in again: "
+    "reconnect this server in your MCP client, which opens OpenProject's login."
+)
+
+
+@dataclass(slots=True)
+class SignedInCall:
+    """Put in the request's scope by remote mode's sign-in when the caller signed in with
+    OpenProject; ``refused`` notes that OpenProject rejected the token during the call."""
+
+    grant: str = field(repr=False)
+    refused: bool = False
+
+
 def credential_from_headers(headers: Mapping[str, str] | None) -> str | None:
     """The caller's OpenProject token from ``Authorization: Bearer``, OpenProject's own
     ``Authorization: Basic`` with user ``apikey`` (what ``curl -u apikey:TOKEN`` sends), or
@@ -161,7 +178,11 @@ def build_server(
             async with scope_factory(_credential(ctx)) as scope:
                 result = fit_result(await spec.handler(arguments, scope, progress), max_result_chars)
         except AuthenticationError as exc:
-            if auth_hint is not None:
+            signed_in = _signed_in(ctx)
+            if signed_in is not None:  # the caller signed in with OpenProject: that sign-in has ended
+                signed_in.refused = True
+                exc = AuthenticationError(exc.message, hint=SIGNED_IN_HINT, status=exc.status)
+            elif auth_hint is not None:
                 exc = AuthenticationError(exc.message, hint=auth_hint, status=exc.status)
             return core_error_result(exc)
         except OpenProjectMcpError as exc:
@@ -195,3 +216,9 @@ def _credential(ctx: ServerRequestContext[Any]) -> str | None:
     request = ctx.request
     headers = getattr(request, "headers", None)
     return credential_from_headers(dict(headers) if headers is not None else None)
+
+
+def _signed_in(ctx: ServerRequestContext[Any]) -> SignedInCall | None:
+    scope = getattr(ctx.request, "scope", None)
+    found = scope.get(SIGNED_IN_KEY) if isinstance(scope, dict) else None
+    return found if isinstance(found, SignedInCall) else None

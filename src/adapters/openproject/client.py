@@ -51,6 +51,7 @@ from openproject_mcp.domain.errors import (
     RequestLimitError,
     UpstreamServerError,
 )
+from openproject_mcp.ports.signin import signed_in_token
 
 QueryParams = Mapping[str, str | int]
 
@@ -151,8 +152,12 @@ class ClientSettings:
 
 
 def basic_credentials(api_key: str) -> str:
-    """The ``Authorization`` header value for an API token: Basic ``apikey:<token>``."""
-    if not api_key or not api_key.strip():
+    """The ``Authorization`` header value for a credential: Basic ``apikey:<token>`` for an API
+    token, ``Bearer <token>`` for an OAuth access token from sign-in (``ports.signin``)."""
+    oauth_token = signed_in_token(api_key)
+    if oauth_token is not None and oauth_token.strip():
+        return f"Bearer {oauth_token.strip()}"
+    if not api_key or not api_key.strip() or oauth_token is not None:
         raise AuthenticationError("No OpenProject API token was given.", hint=AUTH_HINT)
     return aiohttp.encode_basic_auth("apikey", api_key)
 
@@ -385,7 +390,7 @@ class OpenProjectClient:
     ) -> None:
         self._session = session
         self._settings = settings
-        self._secrets = secrets_for(api_key, *filter(None, [url_password(settings.base_url)]))
+        self._secrets = secrets_for(api_key, *filter(None, [url_password(settings.base_url), signed_in_token(api_key)]))
         self._limiter = limiter
         self._sleep = sleep
         self._jitter = jitter

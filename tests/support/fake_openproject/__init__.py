@@ -15,11 +15,15 @@ HAL+JSON. ``fake.inject(Fault(...))`` makes requests fail; ``fake.requests`` rec
         ...  # requests to fake.base_url ("http://127.0.0.1:PORT/openproject/")
         assert fake.max_in_flight <= 8
 
+``FakeOpenProject(..., oauth=FakeOAuth(signed_in_as="token-a"))`` adds OpenProject's OAuth
+provider (``/oauth/authorize``, ``/oauth/token``, ``/oauth/revoke``; see ``oauth``).
+
 Routes, and what each profile lacks (404) or refuses (400), are listed in ``routes.Routes.table``
 and ``profiles.PROFILES``.
 """
 
+from tests.support.fake_openproject.oauth import FakeOAuth
 from tests.support.fake_openproject.profiles import PROFILES, Profile
 from tests.support.fake_openproject.server import FakeOpenProject, Fault, RecordedRequest, token_of
 
-__all__ = ["PROFILES", "FakeOpenProject", "Fault", "Profile", "RecordedRequest", "token_of"]
+__all__ = ["PROFILES", "FakeOAuth", "FakeOpenProject", "Fault", "Profile", "RecordedRequest", "token_of"]

@@ -22,6 +22,7 @@ from aiohttp.typedefs import Middleware
 from openproject_mcp.adapters.fixture import Dataset
 from openproject_mcp.domain.errors import InvalidQueryError, NotFoundError
 from tests.support.fake_openproject.errors import HAL_JSON, ApiError, error_body, error_name_for
+from tests.support.fake_openproject.oauth import FakeOAuth
 from tests.support.fake_openproject.profiles import Profile, profile_named
 from tests.support.fake_openproject.render import Renderer
 from tests.support.fake_openproject.routes import TENANT, Call, Route, Routes
@@ -104,6 +105,11 @@ def token_of(authorization: str | None) -> str | None:
     return password if colon and user == "apikey" and password else None
 
 
+def request_bearer(request: web.Request) -> bool:
+    """OAuth access tokens are accepted as ``Bearer`` only (never as Basic ``apikey:``)."""
+    return request.headers.get("Authorization", "").strip().lower().startswith("bearer ")
+
+
 def _error_name(response: web.StreamResponse | None) -> str | None:
     """The name in a HAL error answer's ``errorIdentifier`` (``InvalidQuery``), if it is one."""
     if response is None or response.status < 400 or not isinstance(response, web.Response):
@@ -161,6 +167,7 @@ class FakeOpenProject:
         page_size_max: int = 1000,
         non_admin_tokens: Collection[str] = (),
         now: Callable[[], datetime] | None = None,
+        oauth: FakeOAuth | None = None,
     ) -> None:
         if not tenants:
             raise ValueError("at least one tenant (token -> dataset) is needed")
@@ -182,6 +189,8 @@ class FakeOpenProject:
             for token, dataset in tenants.items()
         }
         self._routes = Routes(self.profile, spec)
+        self.oauth = oauth
+        """OpenProject's OAuth provider (``/oauth/...``), when given; its access tokens act as their user."""
         self._faults: list[_ArmedFault] = []
         self._in_flight = 0
         self._server: TestServer | None = None
@@ -193,6 +202,8 @@ class FakeOpenProject:
         app = web.Application(middlewares=[self._middleware()])
         for path, route in self._routes.table():
             app.router.add_get(f"{self.prefix}{path}", self._handler(route))
+        if self.oauth is not None:
+            app.router.add_routes(self.oauth.routes(self.prefix))
         server = TestServer(app, host="127.0.0.1")
         await server.start_server()
         self._server = server
@@ -263,6 +274,8 @@ class FakeOpenProject:
                     await asyncio.sleep(delay)
                 if fault is not None and (fault.status != 200 or fault.body is not None):
                     response = self._fault_answer(request, fault)
+                elif self.oauth is not None and request.path.startswith(f"{self.prefix}/oauth/"):
+                    response = await handler(request)  # the provider authenticates its clients itself
                 else:
                     response = await self._answer(request, handler, token)
                 return response
@@ -289,6 +302,9 @@ class FakeOpenProject:
 
     async def _answer(self, request: web.Request, handler: Handler, token: str | None) -> web.StreamResponse:
         tenant = self._tenants.get(token) if token is not None else None
+        if tenant is None and token is not None and self.oauth is not None and request_bearer(request):
+            user = self.oauth.user_for(token)
+            tenant = self._tenants.get(user) if user is not None else None
         if tenant is None:
             return _error(401, "Unauthenticated", headers={"WWW-Authenticate": WWW_AUTHENTICATE})
         if request.method not in ("GET", "HEAD"):

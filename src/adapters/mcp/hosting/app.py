@@ -20,13 +20,14 @@ from openproject_mcp.adapters.mcp.hosting.guard import GuardPolicy, McpGuard
 from openproject_mcp.adapters.mcp.hosting.health import InstanceProbe, Lifecycle, health_routes
 from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter
 from openproject_mcp.adapters.mcp.hosting.options import HttpOptions, origin_allowlist, transport_security
+from openproject_mcp.adapters.mcp.hosting.signin import SignInServer
 from openproject_mcp.adapters.mcp.server import credential_from_headers
 
 
 class RemoteApp:
     """The ASGI application of remote mode: access log → (guard → SDK for ``/mcp``, else routes)."""
 
-    def __init__(self, inner: ASGIApp, guard: McpGuard, lifecycle: Lifecycle) -> None:
+    def __init__(self, inner: ASGIApp, guard: ASGIApp, lifecycle: Lifecycle) -> None:
         self._inner = inner
         self._guard = guard
         self.lifecycle = lifecycle
@@ -90,13 +91,15 @@ def build_http_app(
     credentials_required: bool,
     instance: str,
     instance_url: str | None = None,
+    signin: SignInServer | None = None,
 ) -> RemoteApp:
     """The remote-mode ASGI app for ``server``. Build a fresh ``server`` for every app: each runs once.
 
     ``credentials_required`` is false only where a request may go without its own token (the
     operator's single-tenant mode, or in-memory data). ``instance`` names the data source in the
     tenant fingerprint of the access log; ``instance_url`` is probed by ``/readyz`` when the
-    options ask for it.
+    options ask for it. With ``signin`` the server also signs users in with OpenProject (its
+    routes, and its gate in front of the guard); header tokens keep working beside it.
     """
     lifecycle = Lifecycle()
     probe = InstanceProbe(instance_url) if options.ready_checks_instance and instance_url else None
@@ -107,7 +110,7 @@ def build_http_app(
         max_request_body_size=options.max_body_bytes,
         transport_security=transport_security(options),
         host=options.host,
-        custom_starlette_routes=health_routes(lifecycle, probe),
+        custom_starlette_routes=[*health_routes(lifecycle, probe), *(signin.routes() if signin else [])],
     )
     policy = GuardPolicy(
         credentials_required=credentials_required,
@@ -117,6 +120,8 @@ def build_http_app(
         body_timeout_seconds=options.body_timeout_seconds,
         max_in_flight=options.max_in_flight,
         allowed_origins=origin_allowlist(options),
+        sign_in_metadata_url=signin.site.metadata_url if signin else None,
     )
     limiter = RateLimiter(options.rate_limit_per_minute, options.rate_limit_burst)
-    return RemoteApp(sdk_app, McpGuard(sdk_app, policy, lifecycle, limiter), lifecycle)
+    guard: ASGIApp = McpGuard(sdk_app, policy, lifecycle, limiter)
+    return RemoteApp(sdk_app, signin.gate(guard) if signin else guard, lifecycle)

@@ -55,20 +55,25 @@ def rpc_error_response(
     return JSONResponse(body, status_code=status, headers=dict(headers or {}))
 
 
-def _unauthenticated() -> JSONResponse:
+def _unauthenticated(sign_in_metadata_url: str | None = None) -> JSONResponse:
+    challenge = 'Bearer realm="openproject-mcp"'
+    hint = AUTH_HINT
+    if sign_in_metadata_url:  # sign-in is on: an OAuth client starts it from this header
+        challenge += f', resource_metadata="{sign_in_metadata_url}"'
+        hint = f"Sign in with OpenProject (your MCP client does it when it supports OAuth), or: {AUTH_HINT}"
     return rpc_error_response(
         401,
         "Authentication required: this server needs your own OpenProject API token on every request.",
         data={
             "code": "OPENPROJECT_AUTH_ERROR",
-            "hint": AUTH_HINT,
+            "hint": hint,
             "headers": [
                 "Authorization: Bearer <token>",
                 "Authorization: Basic <base64 of apikey:token>",
                 "X-OpenProject-Api-Key: <token>",
             ],
         },
-        headers={"WWW-Authenticate": 'Bearer realm="openproject-mcp"'},
+        headers={"WWW-Authenticate": challenge},
     )
 
 
@@ -81,6 +86,7 @@ class GuardPolicy:
     body_timeout_seconds: float
     max_in_flight: int
     allowed_origins: tuple[str, ...]
+    sign_in_metadata_url: str | None = None  # with sign-in on: named in the 401's WWW-Authenticate
 
 
 class McpGuard:
@@ -170,11 +176,11 @@ class McpGuard:
             )
         credential = credential_from_headers(headers)
         if credential is not None:
-            exchange.auth = "header"
+            exchange.auth = "header" if exchange.auth == "none" else exchange.auth
             exchange.tenant = tenant_key(self._policy.instance, credential).removeprefix("tenant:")[:12]
         elif self._policy.credentials_required:
             exchange.rejected = "credentials"
-            return _unauthenticated()
+            return _unauthenticated(self._policy.sign_in_metadata_url)
         client = scope.get("client")
         caller = f"tenant:{exchange.tenant}" if exchange.tenant else f"client:{client[0] if client else '?'}"
         wait = self._limiter.admit(caller)

@@ -1,0 +1,285 @@
+"""Sign in with OpenProject, end to end: the SDK's own OAuth client, no header, a real server.
+
+The fake OpenProject plays OpenProject's OAuth provider; its "browser" is signed in as one
+user and approves at once. The client registers itself, is sent through OpenProject's login
+and back, and then calls tools as that user, with nothing but the tokens this server issued.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import anyio
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.auth import OAuthClientProvider
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
+
+from openproject_mcp.adapters.mcp.hosting import build_http_app, make_server
+from openproject_mcp.adapters.mcp.hosting.signin import OpenProjectSignIn, SignInServer, SignInSite
+from openproject_mcp.adapters.mcp.server import build_server
+from openproject_mcp.composition import Application
+from openproject_mcp.config import HttpSettings, Settings, SignInSettings
+from tests.support.fake_openproject import FakeOAuth, FakeOpenProject
+from tests.support.fake_openproject.oauth import ACCESS_LIFETIME
+from tests.unit.adapters.mcp_http.serving import loopback_socket, post, quiet_client_loggers, tenant_dataset, tool_call
+
+ALPHA, BRAVO = "alpha-api-token-3c1f", "bravo-api-token-9d2e"
+MARKERS = {ALPHA: "Alphacorp", BRAVO: "Bravocorp"}
+CLIENT_ID, CLIENT_SECRET = "openproject-mcp-app", "app-secret-7f0c2b9e41d5"
+CLIENT_REDIRECT = "http://127.0.0.1:9/client-callback"
+SEARCH = ("openproject_search_work_packages", {"query": "routine maintenance note"})
+
+
+@dataclass
+class Clock:
+    """The time both OpenProject and this server read, so that tests can let hours pass."""
+
+    offset: float = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def advance(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@dataclass
+class Stack:
+    fake: FakeOpenProject
+    oauth: FakeOAuth
+    url: str
+    clock: Clock
+
+    @property
+    def mcp_url(self) -> str:
+        return f"{self.url}/mcp"
+
+
+@asynccontextmanager
+async def signin_stack() -> AsyncIterator[Stack]:
+    sock = loopback_socket()
+    public = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    clock = Clock()
+    oauth = FakeOAuth(clock=clock)
+    oauth.register(CLIENT_ID, CLIENT_SECRET, f"{public}/oauth/callback")
+    datasets = {token: tenant_dataset(marker) for token, marker in MARKERS.items()}
+    async with FakeOpenProject(datasets, oauth=oauth) as fake:
+        settings = Settings(backend="openproject", base_url=fake.base_url)
+        application = Application(settings, shared=True)
+        signin = SignInSettings(CLIENT_ID, CLIENT_SECRET, public, (os.urandom(32),))
+        store, upstream = application.signin_parts(signin)
+        provider = OpenProjectSignIn(store, upstream, SignInSite(public), clock=clock)
+        options = HttpSettings(request_timeout_seconds=60)
+        app = build_http_app(
+            build_server(application.scope),
+            options,
+            credentials_required=True,
+            instance=settings.instance,
+            signin=SignInServer(provider),
+        )
+        server = make_server(app, replace(options, port=sock.getsockname()[1]))
+        task = asyncio.create_task(server.serve(sockets=[sock]))
+        try:
+            with anyio.fail_after(10):
+                while not server.started:
+                    if task.done():
+                        task.result()  # raises what made the server fail to start
+                    await asyncio.sleep(0.01)
+            yield Stack(fake, oauth, public, clock)
+        finally:
+            server.request_shutdown()
+            with anyio.fail_after(15):
+                await task
+            await application.aclose()
+
+
+@dataclass
+class Storage:
+    tokens: OAuthToken | None = None
+    client: OAuthClientInformationFull | None = None
+
+    async def get_tokens(self) -> OAuthToken | None:
+        return self.tokens
+
+    async def set_tokens(self, tokens: OAuthToken) -> None:
+        self.tokens = tokens
+
+    async def get_client_info(self) -> OAuthClientInformationFull | None:
+        return self.client
+
+    async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
+        self.client = client_info
+
+
+@dataclass
+class Browser:
+    """Follows the redirects a user's browser would, and hands the client what came back."""
+
+    visited: list[str] = field(default_factory=list)
+    result: AuthorizationCodeResult | None = None
+
+    async def open(self, url: str) -> None:
+        async with httpx2.AsyncClient(follow_redirects=False) as browser:
+            for _ in range(5):
+                self.visited.append(url)
+                if url.startswith(CLIENT_REDIRECT):
+                    query = parse_qs(urlsplit(url).query)
+                    assert "code" in query, f"the sign-in came back without a code: {sorted(query)}"
+                    self.result = AuthorizationCodeResult(code=query["code"][0], state=query.get("state", [None])[0])
+                    return
+                response = await browser.get(url)
+                assert response.status_code == 302, (url.split("?")[0], response.status_code, response.text)
+                url = response.headers["location"]
+        raise AssertionError(f"too many redirects: {[u.split('?')[0] for u in self.visited]}")
+
+    async def callback(self) -> AuthorizationCodeResult:
+        assert self.result is not None
+        return self.result
+
+
+@dataclass
+class SignedInClient:
+    storage: Storage
+    browser: Browser
+    http: httpx2.AsyncClient
+
+
+@asynccontextmanager
+async def signed_in(stack: Stack) -> AsyncIterator[tuple[Client, SignedInClient]]:
+    storage, browser = Storage(), Browser()
+    auth = OAuthClientProvider(
+        server_url=stack.mcp_url,
+        client_metadata=OAuthClientMetadata(
+            redirect_uris=[CLIENT_REDIRECT],  # type: ignore[list-item]
+            client_name="the tests",
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+        ),
+        storage=storage,
+        redirect_handler=browser.open,
+        callback_handler=browser.callback,
+    )
+    async with (
+        httpx2.AsyncClient(auth=auth, timeout=30) as http,
+        Client(streamable_http_client(stack.mcp_url, http_client=http)) as client,
+    ):
+        yield client, SignedInClient(storage, browser, http)
+
+
+@pytest.fixture(autouse=True)
+def capture_everything(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCaptureFixture]:
+    caplog.set_level(logging.DEBUG)
+    for _ in quiet_client_loggers():
+        yield caplog
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(getattr(part, "text", "") for part in result.content)
+
+
+def markers_in(text: str) -> set[str]:
+    return {marker for marker in MARKERS.values() if marker in text}
+
+
+async def test_a_user_signs_in_with_openproject_and_searches_as_themselves(
+    capture_everything: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[str] = []
+    our_tokens: list[str] = []
+    async with signin_stack() as stack:
+        stack.oauth.signed_in_as = ALPHA
+        async with signed_in(stack) as (alpha, alpha_side):
+            tools = (await alpha.list_tools()).tools
+            found = await alpha.call_tool(*SEARCH)
+            seen.append(text_of(found))
+            assert alpha_side.storage.tokens is not None
+            our_tokens += [alpha_side.storage.tokens.access_token, alpha_side.storage.tokens.refresh_token or ""]
+
+            stack.oauth.signed_in_as = BRAVO
+            async with signed_in(stack) as (bravo, bravo_side):
+                other = await bravo.call_tool(*SEARCH)
+                seen.append(text_of(other))
+                assert bravo_side.storage.tokens is not None
+                our_tokens.append(bravo_side.storage.tokens.access_token)
+
+            # OpenProject's two hours run out: the server refreshes the grant, the client notices nothing.
+            stack.clock.advance(ACCESS_LIFETIME + 1)
+            renewed = await alpha.call_tool(*SEARCH)
+            seen.append(text_of(renewed))
+            refreshes = stack.oauth.token_requests.count("refresh_token")
+
+            # Header tokens keep working beside sign-in.
+            async with httpx2.AsyncClient(timeout=30) as plain:
+                by_header = await post(plain, stack.mcp_url, tool_call(*SEARCH), token=BRAVO)
+
+            # The user revokes the application in OpenProject: the next call says so.
+            stack.oauth.revoke_all_for(ALPHA)
+            revoked = await alpha.call_tool(*SEARCH)
+            seen.append(text_of(revoked))
+        upstream_tokens = stack.oauth.issued_tokens()
+        visited = alpha_side.browser.visited
+
+    assert len(tools) == 19
+    assert not found.is_error and markers_in(text_of(found)) == {"Alphacorp"}
+    assert not other.is_error and markers_in(text_of(other)) == {"Bravocorp"}
+    assert not renewed.is_error and markers_in(text_of(renewed)) == {"Alphacorp"}
+    assert refreshes == 1
+    assert by_header.status_code == 200 and markers_in(by_header.text) == {"Bravocorp"}
+    assert revoked.is_error
+    assert "OPENPROJECT_AUTH_ERROR" in text_of(revoked) and "Sign in again" in text_of(revoked)
+    # The browser went to this server, then OpenProject's own login, then back through this server.
+    assert [urlsplit(u).path for u in visited[:3]] == ["/authorize", "/oauth/authorize", "/oauth/callback"]
+
+    secrets_seen = [*upstream_tokens, *filter(None, our_tokens), CLIENT_SECRET]
+    assert len(upstream_tokens) >= 6
+    logged = "\n".join(r.getMessage() for r in capture_everything.records) + "\n".join(capfd.readouterr())
+    for secret in secrets_seen:
+        assert secret not in logged, "a token reached a log line"
+        for text in seen:
+            assert secret not in text, "a token reached a tool result"
+
+
+async def test_after_a_revoked_grant_the_client_is_asked_to_sign_in_again() -> None:
+    async with signin_stack() as stack:
+        stack.oauth.signed_in_as = ALPHA
+        async with signed_in(stack) as (client, side):
+            assert not (await client.call_tool(*SEARCH)).is_error
+            stack.oauth.revoke_all_for(ALPHA)
+            refused = await client.call_tool(*SEARCH)
+            assert side.storage.tokens is not None
+            ended_token = side.storage.tokens.access_token
+        async with httpx2.AsyncClient(timeout=30) as plain:
+            again = await post(plain, stack.mcp_url, tool_call(*SEARCH), token=ended_token)
+    assert refused.is_error and "OPENPROJECT_AUTH_ERROR" in text_of(refused)
+    # The sign-in is over: the old token is refused with the challenge that starts a new one.
+    assert again.status_code == 401
+    assert again.json()["error"]["data"]["code"] == "OPENPROJECT_AUTH_ERROR"
+    assert 'error="invalid_token"' in again.headers["www-authenticate"]
+    assert "/.well-known/oauth-protected-resource/mcp" in again.headers["www-authenticate"]
+
+
+async def test_without_any_token_the_401_points_oauth_clients_at_the_metadata() -> None:
+    async with signin_stack() as stack, httpx2.AsyncClient(timeout=30) as plain:
+        refused = await post(plain, stack.mcp_url, tool_call(*SEARCH))
+        metadata = (await plain.get(f"{stack.url}/.well-known/oauth-protected-resource/mcp")).json()
+        server = (await plain.get(f"{stack.url}/.well-known/oauth-authorization-server")).json()
+    assert refused.status_code == 401
+    assert (
+        f'resource_metadata="{stack.url}/.well-known/oauth-protected-resource/mcp"'
+        in (refused.headers["www-authenticate"])
+    )
+    assert metadata["resource"] == stack.mcp_url
+    assert [a.rstrip("/") for a in metadata["authorization_servers"]] == [stack.url]
+    assert server["registration_endpoint"] == f"{stack.url}/register"
+    assert server["code_challenge_methods_supported"] == ["S256"]
