@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import anyio
 import httpx2
@@ -26,8 +26,9 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 
 from openproject_mcp.adapters.mcp.hosting import build_http_app, make_server
-from openproject_mcp.adapters.mcp.hosting.signin import OpenProjectSignIn, SignInServer, SignInSite
+from openproject_mcp.adapters.mcp.hosting.signin import OpenProjectSignIn, SignInServer, SignInSite, pkce_challenge
 from openproject_mcp.adapters.mcp.server import build_server
+from openproject_mcp.adapters.shared_state.memory import MemoryStore
 from openproject_mcp.composition import Application
 from openproject_mcp.config import HttpSettings, Settings, SignInSettings
 from tests.support.fake_openproject import FakeOAuth, FakeOpenProject
@@ -60,6 +61,11 @@ class Stack:
     oauth: FakeOAuth
     url: str
     clock: Clock
+    store: MemoryStore
+
+    def store_dump(self) -> list[tuple[str, bytes]]:
+        """Every entry of the shared store as it is held (names and sealed values)."""
+        return [(name, value) for name, (_, value) in self.store._entries.items()]
 
     @property
     def mcp_url(self) -> str:
@@ -96,7 +102,9 @@ async def signin_stack() -> AsyncIterator[Stack]:
                     if task.done():
                         task.result()  # raises what made the server fail to start
                     await asyncio.sleep(0.01)
-            yield Stack(fake, oauth, public, clock)
+            shared = application.container.shared_store()
+            assert isinstance(shared, MemoryStore)
+            yield Stack(fake, oauth, public, clock, shared)
         finally:
             server.request_shutdown()
             with anyio.fail_after(15):
@@ -283,3 +291,121 @@ async def test_without_any_token_the_401_points_oauth_clients_at_the_metadata() 
     assert [a.rstrip("/") for a in metadata["authorization_servers"]] == [stack.url]
     assert server["registration_endpoint"] == f"{stack.url}/register"
     assert server["code_challenge_methods_supported"] == ["S256"]
+
+
+# The same flow by hand, to reach the corners a well-behaved client never visits. ----------------
+
+
+@dataclass
+class Issued:
+    client_id: str
+    access: str
+    refresh: str
+
+
+async def sign_in_by_hand(http: httpx2.AsyncClient, stack: Stack) -> Issued:
+    registered = await http.post(
+        f"{stack.url}/register",
+        json={
+            "redirect_uris": [CLIENT_REDIRECT],
+            "grant_types": ["authorization_code", "refresh_token"],
+            "response_types": ["code"],
+            "token_endpoint_auth_method": "none",
+        },
+    )
+    assert registered.status_code == 201, registered.text
+    client_id = registered.json()["client_id"]
+    verifier = "v" * 64
+    browser = Browser()
+    query = {
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": CLIENT_REDIRECT,
+        "state": "s-1",
+        "code_challenge": pkce_challenge(verifier),
+        "code_challenge_method": "S256",
+    }
+    await browser.open(f"{stack.url}/authorize?{urlencode(query)}")
+    code = (await browser.callback()).code
+    tokens = await http.post(
+        f"{stack.url}/token",
+        data={
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": CLIENT_REDIRECT,
+            "client_id": client_id,
+            "code_verifier": verifier,
+        },
+    )
+    assert tokens.status_code == 200, tokens.text
+    again = await http.post(
+        f"{stack.url}/token",
+        data={
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": CLIENT_REDIRECT,
+            "client_id": client_id,
+            "code_verifier": verifier,
+        },
+    )
+    assert again.status_code == 400 and again.json()["error"] == "invalid_grant", "a code was accepted twice"
+    body = tokens.json()
+    return Issued(client_id, body["access_token"], body["refresh_token"])
+
+
+async def refresh(http: httpx2.AsyncClient, stack: Stack, issued: Issued, token: str) -> httpx2.Response:
+    return await http.post(
+        f"{stack.url}/token",
+        data={"grant_type": "refresh_token", "refresh_token": token, "client_id": issued.client_id},
+    )
+
+
+async def calls_ok(http: httpx2.AsyncClient, stack: Stack, access: str) -> bool:
+    answer = await post(http, stack.mcp_url, tool_call("openproject_list_projects"), token=access)
+    return answer.status_code == 200 and answer.json()["result"]["isError"] is False
+
+
+async def test_refresh_rotates_both_tokens_and_a_reused_refresh_token_ends_the_sign_in() -> None:
+    async with signin_stack() as stack, httpx2.AsyncClient(timeout=30) as http:
+        stack.oauth.signed_in_as = ALPHA
+        first = await sign_in_by_hand(http, stack)
+        assert await calls_ok(http, stack, first.access)
+        rotated = await refresh(http, stack, first, first.refresh)
+        assert rotated.status_code == 200, rotated.text
+        second = Issued(first.client_id, rotated.json()["access_token"], rotated.json()["refresh_token"])
+        assert second.access != first.access and second.refresh != first.refresh
+        assert not await calls_ok(http, stack, first.access), "the replaced access token still works"
+        assert await calls_ok(http, stack, second.access)
+        # The first refresh token again: someone copied it. The whole sign-in ends, upstream too.
+        reused = await refresh(http, stack, first, first.refresh)
+        assert reused.status_code == 400 and reused.json()["error"] == "invalid_grant"
+        assert not await calls_ok(http, stack, second.access)
+        assert (await refresh(http, stack, second, second.refresh)).status_code == 400
+        assert stack.oauth.revocations >= 1
+
+
+async def test_a_client_revoking_its_token_signs_out_here_and_at_openproject() -> None:
+    async with signin_stack() as stack, httpx2.AsyncClient(timeout=30) as http:
+        stack.oauth.signed_in_as = BRAVO
+        issued = await sign_in_by_hand(http, stack)
+        revoked = await http.post(
+            f"{stack.url}/revoke", data={"token": issued.access, "client_id": issued.client_id, "client_secret": ""}
+        )
+        assert revoked.status_code == 200
+        assert not await calls_ok(http, stack, issued.access)
+        assert (await refresh(http, stack, issued, issued.refresh)).status_code == 400
+        assert stack.oauth.revocations == 1
+        assert all(stack.oauth.user_for(token) is None for token in stack.oauth.issued_tokens())
+
+
+async def test_tokens_at_rest_are_neither_readable_nor_named_in_the_shared_store() -> None:
+    async with signin_stack() as stack, httpx2.AsyncClient(timeout=30) as http:
+        stack.oauth.signed_in_as = ALPHA
+        issued = await sign_in_by_hand(http, stack)
+        assert await calls_ok(http, stack, issued.access)
+        raw = stack.store_dump()
+        secrets_at_rest = [*stack.oauth.issued_tokens(), issued.access, issued.refresh, CLIENT_SECRET]
+    assert any(name.startswith("signin:grant:") for name, _ in raw)
+    for name, value in raw:
+        for secret in secrets_at_rest:
+            assert secret not in name and secret.encode() not in value, f"a token is readable in {name.split(':')[1]}"

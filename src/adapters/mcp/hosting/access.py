@@ -18,7 +18,16 @@ from openproject_mcp.adapters.mcp.catalog import TOOLS
 access_log = logging.getLogger("openproject_mcp.http.access")
 
 MCP_PATH: Final = "/mcp"
-KNOWN_PATHS: Final = frozenset({MCP_PATH, "/healthz", "/readyz"})
+SIGN_IN_PATHS: Final = (  # with sign-in on (``signin``); queries there carry codes, and are never logged
+    "/authorize",
+    "/token",
+    "/register",
+    "/revoke",
+    "/oauth/callback",
+    "/.well-known/oauth-authorization-server",
+    "/.well-known/oauth-protected-resource/mcp",
+)
+KNOWN_PATHS: Final = frozenset({MCP_PATH, "/healthz", "/readyz", *SIGN_IN_PATHS})
 KNOWN_TOOLS: Final = frozenset(spec.name for spec in TOOLS)
 EXCHANGE_KEY: Final = "openproject_mcp.exchange"
 
