@@ -136,12 +136,13 @@ class Browser:
 
     visited: list[str] = field(default_factory=list)
     result: AuthorizationCodeResult | None = None
+    redirect: str = CLIENT_REDIRECT
 
     async def open(self, url: str) -> None:
         async with httpx2.AsyncClient(follow_redirects=False) as browser:
             for _ in range(5):
                 self.visited.append(url)
-                if url.startswith(CLIENT_REDIRECT):
+                if url.startswith(self.redirect):
                     query = parse_qs(urlsplit(url).query)
                     assert "code" in query, f"the sign-in came back without a code: {sorted(query)}"
                     self.result = AuthorizationCodeResult(code=query["code"][0], state=query.get("state", [None])[0])
@@ -303,11 +304,11 @@ class Issued:
     refresh: str
 
 
-async def sign_in_by_hand(http: httpx2.AsyncClient, stack: Stack) -> Issued:
+async def sign_in_by_hand(http: httpx2.AsyncClient, stack: Stack, redirect: str = CLIENT_REDIRECT) -> Issued:
     registered = await http.post(
         f"{stack.url}/register",
         json={
-            "redirect_uris": [CLIENT_REDIRECT],
+            "redirect_uris": [redirect],
             "grant_types": ["authorization_code", "refresh_token"],
             "response_types": ["code"],
             "token_endpoint_auth_method": "none",
@@ -316,11 +317,11 @@ async def sign_in_by_hand(http: httpx2.AsyncClient, stack: Stack) -> Issued:
     assert registered.status_code == 201, registered.text
     client_id = registered.json()["client_id"]
     verifier = "v" * 64
-    browser = Browser()
+    browser = Browser(redirect=redirect)
     query = {
         "response_type": "code",
         "client_id": client_id,
-        "redirect_uri": CLIENT_REDIRECT,
+        "redirect_uri": redirect,
         "state": "s-1",
         "code_challenge": pkce_challenge(verifier),
         "code_challenge_method": "S256",
@@ -332,7 +333,7 @@ async def sign_in_by_hand(http: httpx2.AsyncClient, stack: Stack) -> Issued:
         data={
             "grant_type": "authorization_code",
             "code": code,
-            "redirect_uri": CLIENT_REDIRECT,
+            "redirect_uri": redirect,
             "client_id": client_id,
             "code_verifier": verifier,
         },
@@ -343,7 +344,7 @@ async def sign_in_by_hand(http: httpx2.AsyncClient, stack: Stack) -> Issued:
         data={
             "grant_type": "authorization_code",
             "code": code,
-            "redirect_uri": CLIENT_REDIRECT,
+            "redirect_uri": redirect,
             "client_id": client_id,
             "code_verifier": verifier,
         },
@@ -409,3 +410,10 @@ async def test_tokens_at_rest_are_neither_readable_nor_named_in_the_shared_store
     for name, value in raw:
         for secret in secrets_at_rest:
             assert secret not in name and secret.encode() not in value, f"a token is readable in {name.split(':')[1]}"
+
+
+async def test_a_desktop_client_with_its_own_url_scheme_signs_in_too() -> None:
+    async with signin_stack() as stack, httpx2.AsyncClient(timeout=30) as http:
+        stack.oauth.signed_in_as = BRAVO
+        issued = await sign_in_by_hand(http, stack, redirect="cursor://anysphere.cursor-mcp/oauth/callback")
+        assert await calls_ok(http, stack, issued.access)

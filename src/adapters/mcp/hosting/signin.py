@@ -42,7 +42,7 @@ from mcp.server.auth.provider import (
 from mcp.server.auth.routes import build_resource_metadata_url, create_auth_routes, create_protected_resource_routes
 from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
-from pydantic import AnyHttpUrl, BaseModel, ValidationError
+from pydantic import AnyHttpUrl, AnyUrl, BaseModel, ValidationError
 from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
@@ -252,7 +252,7 @@ class OpenProjectSignIn(OAuthAuthorizationServerProvider[StoredCode, StoredRefre
             expires_at=self._clock() + CODE_TTL,
             client_id=pending.client_id,
             code_challenge=pending.code_challenge,
-            redirect_uri=AnyHttpUrl(pending.redirect_uri),
+            redirect_uri=AnyUrl(pending.redirect_uri),
             redirect_uri_provided_explicitly=pending.redirect_uri_provided_explicitly,
             resource=self.site.resource_url,
             grant_id=grant_id,
