@@ -13,7 +13,7 @@ HAL+JSON. ``fake.inject(Fault(...))`` makes requests fail; ``fake.requests`` rec
     ) as fake:
         fake.inject(Fault(429, r"/work_packages$", times=2, retry_after="1"))
         ...  # requests to fake.base_url ("http://127.0.0.1:PORT/openproject/")
-        assert fake.max_in_flight <= 8
+        assert fake.max_in_flight <= 16
 
 ``FakeOpenProject(..., oauth=FakeOAuth(signed_in_as="token-a"))`` adds OpenProject's OAuth
 provider (``/oauth/authorize``, ``/oauth/token``, ``/oauth/revoke``; see ``oauth``).
@@ -25,5 +25,16 @@ and ``profiles.PROFILES``.
 from tests.support.fake_openproject.oauth import FakeOAuth
 from tests.support.fake_openproject.profiles import PROFILES, Profile
 from tests.support.fake_openproject.server import FakeOpenProject, Fault, RecordedRequest, token_of
+from tests.support.fake_openproject.waves import round_trips, wave_of_each
 
-__all__ = ["PROFILES", "FakeOAuth", "FakeOpenProject", "Fault", "Profile", "RecordedRequest", "token_of"]
+__all__ = [
+    "PROFILES",
+    "FakeOAuth",
+    "FakeOpenProject",
+    "Fault",
+    "Profile",
+    "RecordedRequest",
+    "round_trips",
+    "token_of",
+    "wave_of_each",
+]

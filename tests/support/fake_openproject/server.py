@@ -77,6 +77,57 @@ class RecordedRequest:
     error: str | None = None
 
 
+class _Lockstep:
+    """Holds every request until the client has gone quiet, then lets all it holds be answered.
+
+    "Quiet" is no new request for ``quiet`` seconds *and* for ``ticks`` turns of the event loop in
+    a row (so a busy or descheduled process, which also stops the loop, does not count as quiet).
+    Each release is one round; a request sent while a round is answered waits for the next one.
+    """
+
+    def __init__(self, quiet: float, ticks: int = 5) -> None:
+        self.quiet = quiet
+        self.ticks = ticks
+        self.rounds = 0
+        self._held: list[asyncio.Future[None]] = []
+        self._arrivals = 0
+        self._watcher: asyncio.Task[None] | None = None
+
+    async def hold(self) -> None:
+        held: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._held.append(held)
+        self._arrivals += 1
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.ensure_future(self._watch())
+        await held
+
+    async def _watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self._held:
+            seen, since, calm = self._arrivals, loop.time(), 0
+            while calm < self.ticks or loop.time() - since < self.quiet:
+                await asyncio.sleep(self.quiet / self.ticks)
+                if self._arrivals != seen:
+                    seen, since, calm = self._arrivals, loop.time(), 0
+                else:
+                    calm += 1
+            self.release()
+
+    def release(self) -> None:
+        held, self._held = self._held, []
+        if any(not f.done() for f in held):
+            self.rounds += 1
+        for future in held:
+            if not future.done():
+                future.set_result(None)
+
+    async def close(self) -> None:
+        self.release()
+        if self._watcher is not None:
+            self._watcher.cancel()
+            await asyncio.gather(self._watcher, return_exceptions=True)
+
+
 class _ArmedFault:
     def __init__(self, fault: Fault) -> None:
         self.fault = fault
@@ -153,7 +204,11 @@ class FakeOpenProject:
     picks the OpenProject version played: a version (``profiles.PROFILE_FOR_VERSION``) or a
     ``Profile`` (a variant of one, for a case no profile plays). ``latency`` delays every
     answer; ``page_size_max`` is ``apiv3_max_page_size`` (at most 1000, the fixture paging's cap);
-    ``now`` is the clock of the meetings ``time`` filter.
+    ``now`` is the clock of the meetings ``time`` filter. ``lockstep`` (seconds, ``None``: off)
+    answers in rounds: every request is held until no new one has arrived for that long (and for
+    a few turns of the event loop), then all held requests are answered together, so the number
+    of rounds a client needs (``rounds``, and ``waves.round_trips(requests)``) does not depend on
+    how fast the machine is.
     """
 
     def __init__(
@@ -168,6 +223,7 @@ class FakeOpenProject:
         non_admin_tokens: Collection[str] = (),
         now: Callable[[], datetime] | None = None,
         oauth: FakeOAuth | None = None,
+        lockstep: float | None = None,
     ) -> None:
         if not tenants:
             raise ValueError("at least one tenant (token -> dataset) is needed")
@@ -193,6 +249,7 @@ class FakeOpenProject:
         """OpenProject's OAuth provider (``/oauth/...``), when given; its access tokens act as their user."""
         self._faults: list[_ArmedFault] = []
         self._in_flight = 0
+        self._lockstep = _Lockstep(lockstep) if lockstep is not None else None
         self._server: TestServer | None = None
         self._base_url: str | None = None
 
@@ -214,6 +271,8 @@ class FakeOpenProject:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         server, self._server = self._server, None
+        if self._lockstep is not None:
+            await self._lockstep.close()
         if server is not None:
             await server.close()
 
@@ -230,10 +289,17 @@ class FakeOpenProject:
         self._faults.append(_ArmedFault(fault))
 
     def clear(self) -> None:
-        """Forget the recorded requests and the faults; the in-flight peak restarts from now."""
+        """Forget the recorded requests and the faults; the in-flight peak and the rounds restart from now."""
         self.requests.clear()
         self._faults.clear()
         self.max_in_flight = self._in_flight
+        if self._lockstep is not None:
+            self._lockstep.rounds = 0
+
+    @property
+    def rounds(self) -> int:
+        """In ``lockstep`` mode, the rounds answered since the last :meth:`clear` (else 0)."""
+        return self._lockstep.rounds if self._lockstep is not None else 0
 
     def tenant(self, token: str) -> Tenant:
         return self._tenants[token]
@@ -268,6 +334,8 @@ class FakeOpenProject:
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
             response: web.StreamResponse | None = None
             try:
+                if self._lockstep is not None:
+                    await self._lockstep.hold()
                 fault = self._take_fault(request.path)
                 delay = self.latency + (fault.delay if fault is not None else 0.0)
                 if delay > 0:
