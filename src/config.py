@@ -30,7 +30,7 @@ class Settings:
     read_only: bool = False
     timeout_seconds: float = 30.0
     max_retries: int = 3
-    max_concurrency: int = 8
+    max_concurrency: int = 16
     single_tenant: bool = False
     log_level: str = "INFO"
     limits: UpstreamLimits = field(default_factory=lambda: UpstreamLimits())
@@ -117,7 +117,7 @@ def load_settings(
     flag_read_only = env_flag(env, "OPENPROJECT_READ_ONLY") if read_only is None else read_only
     timeout = _number(env, "OPENPROJECT_TIMEOUT", 30.0, 1.0, 600.0)
     retries = int(_number(env, "OPENPROJECT_MAX_RETRIES", 3, 0, 10))
-    concurrency = int(_number(env, "OPENPROJECT_MAX_CONCURRENCY", 8, 1, 64))
+    concurrency = int(_number(env, "OPENPROJECT_MAX_CONCURRENCY", 16, 1, 64))
     log_level = env.get("OPENPROJECT_LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if log_level not in ("DEBUG", "INFO", "WARNING", "ERROR"):
         raise ConfigurationError(f"OPENPROJECT_LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, got {log_level!r}.")

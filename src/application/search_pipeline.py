@@ -42,7 +42,7 @@ D = TypeVar("D")
 ProgressCallback = Callable[[float, float | None, str | None], Awaitable[None]]
 
 DEFAULT_ENRICH_LIMIT = 25
-DEFAULT_CONCURRENCY = 8
+DEFAULT_CONCURRENCY = 16  # the default bound of requests in flight per user (OPENPROJECT_MAX_CONCURRENCY)
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 

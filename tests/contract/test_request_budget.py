@@ -31,6 +31,6 @@ async def test_a_cold_search_stays_within_the_seed_budget_and_a_repeat_costs_at_
                 cold, warm = counts
                 assert cold <= SEED_BUDGET, kind.__name__
                 assert warm <= 3, f"{kind.__name__}: {[r.path for r in fake.requests]}"
-                assert fake.max_in_flight <= 8
+                assert fake.max_in_flight <= 16
         finally:
             await app.aclose()

@@ -127,7 +127,7 @@ class ClientSettings:
     max_retries: int = 3
     retry_budget_seconds: float = 20.0
     max_retry_after_seconds: float = 30.0
-    max_concurrency: int = 8
+    max_concurrency: int = 16
     backoff_base_seconds: float = 0.5
     backoff_max_seconds: float = 8.0
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
@@ -205,7 +205,7 @@ class TenantLimiters:
     does not grow with every token ever seen.
     """
 
-    def __init__(self, max_concurrency: int = 8) -> None:
+    def __init__(self, max_concurrency: int = 16) -> None:
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
         self._max_concurrency = max_concurrency

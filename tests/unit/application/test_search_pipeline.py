@@ -87,12 +87,19 @@ def corpus(n: int) -> list[Doc]:
     return [Doc(i, f"Routine item {i}", BASE + timedelta(hours=i)) for i in range(1, n + 1)]
 
 
-async def test_never_more_than_eight_in_flight_and_never_more_than_25_fetches() -> None:
+async def test_never_more_than_sixteen_in_flight_and_never_more_than_25_fetches() -> None:
     source = DeepSource({}, {})
     result = await run_search(spec_for(source), corpus(200), "budget", "fuzzy")
-    assert source.peak == 8
+    assert source.peak == 16  # 25 fetches in two rounds (16 + 9), not four (8 + 8 + 8 + 1)
     assert source.calls is not None and len(source.calls) == 25
     assert result.candidates == 200 and result.enriched == 25
+
+
+async def test_the_bound_in_flight_is_the_one_configured() -> None:
+    source = DeepSource({}, {})
+    await run_search(spec_for(source), corpus(200), "budget", "fuzzy", settings=PipelineSettings(concurrency=5))
+    assert source.peak == 5
+    assert source.calls is not None and len(source.calls) == 25
 
 
 async def test_backfill_takes_the_most_recently_updated_when_nothing_matches_shallowly() -> None:

@@ -92,7 +92,7 @@ def test_bad_base_urls_are_refused_with_a_reason(given: str, complaint: str) -> 
 def test_settings_defaults_and_validation() -> None:
     settings = ClientSettings("https://op.example.com")
     assert (settings.timeout_seconds, settings.max_retries, settings.retry_budget_seconds) == (30.0, 3, 20.0)
-    assert (settings.max_retry_after_seconds, settings.max_concurrency) == (30.0, 8)
+    assert (settings.max_retry_after_seconds, settings.max_concurrency) == (30.0, 16)
     with pytest.raises(ValueError, match="max_concurrency"):
         ClientSettings(BASE, max_concurrency=0)
     with pytest.raises(ValueError, match="timeout"):
