@@ -117,9 +117,15 @@ class SearchMeetings:
         mode = match_mode(request.match_mode)
         page = page_request(request.offset, request.page_size)
         project_id = await self._projects.resolve(request.project_id)
-        capabilities = await self._capabilities.capabilities()
         base = MeetingQuery(project_id=project_id, order="newest_first")
-        found = await self._candidates(query, base, capabilities)
+        # The window needs no capability: it is read while they are found out (the first call only).
+        window = asyncio.ensure_future(self._window(base))
+        try:
+            capabilities = await self._capabilities.capabilities()
+            found = await self._candidates(query, base, capabilities, window)
+        finally:
+            window.cancel()
+            await asyncio.gather(window, return_exceptions=True)
         notes = list(found.notes)
 
         deep_available = capabilities.agenda_items or capabilities.meeting_participants
@@ -195,11 +201,14 @@ class SearchMeetings:
         )
 
     async def _candidates(
-        self, query: str, base: MeetingQuery, capabilities: InstanceCapabilities
+        self,
+        query: str,
+        base: MeetingQuery,
+        capabilities: InstanceCapabilities,
+        window: asyncio.Future[CandidateSet[Meeting]],
     ) -> CandidateSet[Meeting]:
         terms = full_text_terms(query) if capabilities.meeting_search_filter else ()
         # The full-text legs do not depend on the list, so they run while it is read.
-        window = asyncio.ensure_future(self._window(base))
         legs = asyncio.ensure_future(
             asyncio.gather(*(self._full_text(base, term) for term in terms), return_exceptions=True)
         )

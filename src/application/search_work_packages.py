@@ -54,7 +54,7 @@ FULL_FIELDS: tuple[Field[Enriched[WorkPackage, Comments]], ...] = (
 NEWEST_FIRST = (SortKey("updatedAt", "desc"), SortKey("id", "asc"))
 _ID_QUERY = re.compile(r"^#?(\d+)$")
 _ID_IN_QUERY = re.compile(r"(?<![\w#])#(\d+)\b")
-_DISPLAY_ID_QUERY = re.compile(r"^[A-Za-z][A-Za-z0-9_]*-\d+$")
+_DISPLAY_ID_IN_QUERY = re.compile(r"(?<![\w#-])([A-Za-z][A-Za-z0-9_]*-\d+)(?![\w-])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,11 +98,22 @@ class SearchWorkPackages:
         mode = match_mode(request.match_mode)
         page = page_request(request.offset, request.page_size)
         base = await scope_filters(request.scope, self._projects, self._metadata)
-        referenced = await self._referenced_id(query)
+        referenced = _numeric_reference(query)
+        key = _display_reference(query) if referenced is None else None
         found = await self._candidates(query, base, referenced)
         if self._references is not None:
             self._references.note_texts(w.description for w in found.items)
         notes = list(found.notes)
+        # A display id is usually among the candidates, which carry theirs; otherwise it is looked up
+        # while the comments are read, and asked again with the caller's scope, so it costs no wave of its own.
+        named = _by_display_id(found, key) if key is not None else None
+        if named is not None:
+            referenced = named.id
+        lookup = (
+            asyncio.ensure_future(self._named_in_scope(key, base))
+            if key is not None and named is None and _may_have_display_ids(found)
+            else None
+        )
 
         spec: SearchSpec[WorkPackage, Comments] = SearchSpec(
             shallow_fields=SHALLOW_FIELDS,
@@ -114,15 +125,28 @@ class SearchWorkPackages:
             cache=self._cache,
             what="work package timelines",
         )
-        result = await run_search(
-            spec,
-            found.items,
-            query,
-            mode,
-            server_matches=found.server_matches,
-            settings=self._settings,
-            progress=request.progress,
-        )
+        try:
+            result = await run_search(
+                spec,
+                found.items,
+                query,
+                mode,
+                server_matches=found.server_matches,
+                settings=self._settings,
+                progress=request.progress,
+            )
+            if lookup is not None:
+                looked_up, note = await lookup
+                if looked_up is not None:
+                    found.by_id.setdefault(looked_up.id, looked_up)
+                    referenced = looked_up.id
+                if note:
+                    notes.append(note)
+        finally:
+            if lookup is not None and not lookup.done():
+                lookup.cancel()
+            if lookup is not None:
+                await asyncio.gather(lookup, return_exceptions=True)
         if found.limit_reached:
             notes.append(
                 f"The candidate window was cut: only the {RECENCY_WINDOW} most recently updated work packages in "
@@ -167,21 +191,23 @@ class SearchWorkPackages:
             unmatched_terms=result.unmatched_terms or None,
         )
 
-    async def _referenced_id(self, query: str) -> int | None:
-        """The work package a query names by id (``#1234``, ``1234``, ``#1234 export timeout``) or
-        display id (``DEMO-38``)."""
-        text = query.strip()
-        numeric = _ID_QUERY.match(text) or _ID_IN_QUERY.search(text)
-        if numeric:
-            return int(numeric.group(1))
-        if not _DISPLAY_ID_QUERY.match(text):
-            return None
+    async def _named_in_scope(self, key: str, base: Sequence[Filter]) -> tuple[WorkPackage | None, str | None]:
+        """The work package a display id names, if it is in the caller's scope (and a note if that
+        could not be told)."""
         try:
-            return (await self._work_packages.get(text)).id
+            work_package = await self._work_packages.get(key)
         except OpenProjectMcpError as error:
             if error.aborts_search:
                 raise
-            return None  # not a display id here (or an older instance): search the text as it is
+            return None, None  # not a display id here (or an older instance): the text is searched as it is
+        leg = _Leg("id", (Filter("id", "=", (str(work_package.id),)),), 1, False)
+        try:
+            page = await self._run_leg(base, leg)
+        except OpenProjectMcpError as error:
+            if error.aborts_search:
+                raise
+            return None, _leg_failure_note(leg, error)
+        return next((w for w in page.items if w.id == work_package.id), None), None
 
     async def _candidates(self, query: str, base: list[Filter], referenced: int | None) -> CandidateSet[WorkPackage]:
         legs = [_Leg("subject", (Filter("subject", "~", (query,)),), SUBJECT_LEG_SIZE, False)]
@@ -219,6 +245,30 @@ class SearchWorkPackages:
         if self._references is not None:
             self._references.note_texts(comments)
         return comments
+
+
+def _numeric_reference(query: str) -> int | None:
+    """The work package a query names by id: the whole query (``#1234``, ``1234``) or ``#1234`` inside it."""
+    text = query.strip()
+    numeric = _ID_QUERY.match(text) or _ID_IN_QUERY.search(text)
+    return int(numeric.group(1)) if numeric else None
+
+
+def _display_reference(query: str) -> str | None:
+    """The display id a query names (``DEMO-38``, or ``PROJ-42 export timeout``): its first one."""
+    found = _DISPLAY_ID_IN_QUERY.search(query)
+    return found.group(1) if found else None
+
+
+def _by_display_id(found: CandidateSet[WorkPackage], key: str) -> WorkPackage | None:
+    wanted = key.casefold()
+    return next((w for w in found.items if w.display_id is not None and w.display_id.casefold() == wanted), None)
+
+
+def _may_have_display_ids(found: CandidateSet[WorkPackage]) -> bool:
+    """False when the candidates show the instance has no display ids (before 17.4 none carries one):
+    then looking one up would only be refused."""
+    return not found.by_id or any(w.display_id is not None for w in found.items)
 
 
 def _with_reference_first(
