@@ -182,7 +182,9 @@ async def test_wiki_search_finds_body_only_words_below_title_hits(tmp_path: Path
     assert page.elements[1].matched_fields == ("text",)
 
 
-@pytest.mark.parametrize("query", ["#110", "110", "SHOP-10", "shop-10"])
+@pytest.mark.parametrize(
+    "query", ["#110", "110", "SHOP-10", "shop-10", "SHOP-10 export timeout", "why is shop-10 still open?"]
+)
 async def test_a_work_package_named_by_id_or_display_id_comes_first(query: str) -> None:
     search = await use_case(DEMO, SearchWorkPackages)
     page = await search.execute(SearchWorkPackagesRequest(query))
@@ -192,7 +194,8 @@ async def test_a_work_package_named_by_id_or_display_id_comes_first(query: str) 
     assert keys == sorted(keys)
 
 
-async def test_a_work_package_named_by_id_outside_the_scope_is_not_returned() -> None:
+@pytest.mark.parametrize("query", ["#110", "SHOP-10", "SHOP-10 export timeout"])
+async def test_a_work_package_named_by_id_outside_the_scope_is_not_returned(query: str) -> None:
     search = await use_case(DEMO, SearchWorkPackages)
-    page = await search.execute(SearchWorkPackagesRequest("#110", scope=WorkPackageScope(project_id="warehouse")))
+    page = await search.execute(SearchWorkPackagesRequest(query, scope=WorkPackageScope(project_id="warehouse")))
     assert 110 not in [e.work_package.id for e in page.elements]
