@@ -81,14 +81,14 @@ async def measure_profile(profile: str, served: Dataset) -> list[Row]:
             rows.append(Row(profile, label, phase, len(requests), round_trips(requests), fake.max_in_flight, elapsed))
 
         try:
-            meetings = ("meetings 'escrow decision'", SearchMeetings, SearchMeetingsRequest("escrow decision"))
-            label, kind, request = meetings
-            await run(label, "cold, capabilities unknown", FIRST_CALLER, kind, request)
-            for label, kind, request in (
-                meetings,
+            searches: list[tuple[str, type[Any], Any]] = [
+                ("meetings 'escrow decision'", SearchMeetings, SearchMeetingsRequest("escrow decision")),
                 ("work packages 'pgbouncer'", SearchWorkPackages, SearchWorkPackagesRequest("pgbouncer")),
                 (f"wiki pages 'runbook 7' ({WIKI_PAGES})", SearchWikiPages, SearchWikiPagesRequest("runbook 7")),
-            ):
+            ]
+            label, kind, request = searches[0]
+            await run(label, "cold, capabilities unknown", FIRST_CALLER, kind, request)
+            for label, kind, request in searches:
                 for phase in ("cold", "warm"):
                     await run(label, phase, TOKEN, kind, request)
         finally:

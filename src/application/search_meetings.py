@@ -119,13 +119,13 @@ class SearchMeetings:
         project_id = await self._projects.resolve(request.project_id)
         base = MeetingQuery(project_id=project_id, order="newest_first")
         # The window needs no capability: it is read while they are found out (the first call only).
-        window = asyncio.ensure_future(self._window(base))
+        recent = asyncio.ensure_future(self._window(base))
         try:
             capabilities = await self._capabilities.capabilities()
-            found = await self._candidates(query, base, capabilities, window)
+            found = await self._candidates(query, base, capabilities, recent)
         finally:
-            window.cancel()
-            await asyncio.gather(window, return_exceptions=True)
+            recent.cancel()
+            await asyncio.gather(recent, return_exceptions=True)
         notes = list(found.notes)
 
         deep_available = capabilities.agenda_items or capabilities.meeting_participants
