@@ -8,10 +8,11 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast, get_args
 from urllib.parse import urlsplit
 
 from openproject_mcp.adapters.environment import read_flag, read_number, read_words
+from openproject_mcp.adapters.mcp.answers import ResultFormat
 from openproject_mcp.adapters.openproject.client import normalize_base_url
 
 Backend = Literal["demo", "dataset", "openproject"]
@@ -34,6 +35,7 @@ class Settings:
     single_tenant: bool = False
     log_level: str = "INFO"
     limits: UpstreamLimits = field(default_factory=lambda: UpstreamLimits())
+    result_format: ResultFormat = "full"
 
     def __post_init__(self) -> None:
         if self.base_url is not None:
@@ -79,6 +81,20 @@ def load_limits(env: Mapping[str, str]) -> UpstreamLimits:
             _number(env, "OPENPROJECT_MAX_REQUESTS_PER_CALL", defaults.max_requests_per_call, 1, 100_000)
         ),
         max_result_chars=int(_number(env, "OPENPROJECT_MAX_RESULT_CHARS", defaults.max_result_chars, 10_000, 10**9)),
+    )
+
+
+# What each tool answer carries (OPENPROJECT_RESULT_FORMAT) ----------------------------------
+
+
+def load_result_format(env: Mapping[str, str]) -> ResultFormat:
+    raw = env.get("OPENPROJECT_RESULT_FORMAT", "").strip().lower() or "full"
+    for choice in get_args(ResultFormat):
+        if raw == choice:
+            return cast(ResultFormat, choice)
+    raise ConfigurationError(
+        f"OPENPROJECT_RESULT_FORMAT must be full (structured content and its JSON text), content (compact text "
+        f"only) or structured (structured content only), got {env.get('OPENPROJECT_RESULT_FORMAT')!r}."
     )
 
 
@@ -129,6 +145,7 @@ def load_settings(
         max_concurrency=concurrency,
         log_level=log_level,
         limits=load_limits(env),
+        result_format=load_result_format(env),
     )
     if demo and dataset:
         raise ConfigurationError("Pass either --demo or --dataset PATH, not both.")

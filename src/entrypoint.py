@@ -116,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         read_only=settings.read_only,
         max_result_chars=settings.limits.max_result_chars,
         auth_hint=REJECTED_TOKEN_HINT if header_tokens else None,
+        result_format=settings.result_format,
     )
     if args.command == "call":
         return _call(server, application, args.tool, args.arguments)
@@ -218,7 +219,10 @@ def _call(server: Any, application: Application, tool: str, raw_arguments: str) 
         text = "\n".join(getattr(c, "text", "") for c in result.content)
         print(text, file=sys.stderr)
         return EXIT_TOOL_ERROR
-    print(json.dumps(result.structured_content, indent=2, ensure_ascii=False))
+    if result.structured_content is None:  # OPENPROJECT_RESULT_FORMAT=content: the text is the answer
+        print("\n".join(getattr(c, "text", "") for c in result.content))
+    else:
+        print(json.dumps(result.structured_content, indent=2, ensure_ascii=False))
     return EXIT_OK
 
 

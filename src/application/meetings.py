@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import page_request, positive_id
-from openproject_mcp.application.presenters import agenda_item_view, meeting_fields, meeting_summary
+from openproject_mcp.application.presenters import agenda_item_view, meeting_summary, meeting_view
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.views import AgendaItemView, MeetingDetail, MeetingList, envelope
 from openproject_mcp.domain.entities import AgendaItem
@@ -102,8 +102,9 @@ class GetMeeting:
             participants = await self._meetings.participants(meeting_id)
         if participants is None:
             notes.append(PARTICIPANTS_UNAVAILABLE)
-        return MeetingDetail(
-            **meeting_fields(meeting),
+        return meeting_view(
+            MeetingDetail,
+            meeting,
             participants=participants or None,
             agenda_items=agenda,
             backlog_items=backlog,

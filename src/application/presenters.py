@@ -1,8 +1,13 @@
-"""Entity-to-view mapping: what each tool shows of an entity."""
+"""Entity-to-view mapping: what each tool shows of an entity.
+
+A view takes every field it shares with its entity by name (:func:`derive`); a presenter names
+only what differs: texts cut at the limit, renamed or reshaped fields, empty values left out.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import Any, TypeVar
 
 from openproject_mcp.application.views import (
     ActivityView,
@@ -14,89 +19,64 @@ from openproject_mcp.application.views import (
     WorkPackageDetail,
     WorkPackageSummary,
 )
-from openproject_mcp.domain.entities import (
-    Activity,
-    AgendaItem,
-    Meeting,
-    Project,
-    WorkPackage,
-)
+from openproject_mcp.domain.entities import Activity, AgendaItem, Meeting, Project, WorkPackage
+
+V = TypeVar("V")
+M = TypeVar("M", bound=MeetingSummary)
+
+
+def derive(view: type[V], entity: object, **changes: Any) -> V:
+    """``view`` with each of its fields taken from ``entity``'s field of the same name, then ``changes``.
+
+    A view field the entity lacks keeps its default (``truncated``, ``notes``); a required one
+    must be in ``changes``, or the view cannot be built.
+    """
+    own = {f.name for f in dataclasses.fields(entity)}  # type: ignore[arg-type]
+    taken = {f.name: getattr(entity, f.name) for f in dataclasses.fields(view) if f.name in own}  # type: ignore[arg-type]
+    return view(**(taken | changes))
 
 
 def project_summary(project: Project) -> ProjectSummary:
     cut = TextCutter()
-    return ProjectSummary(**_project_fields(project, cut), truncated=cut.truncated)
+    return derive(ProjectSummary, project, description=cut(project.description or None), truncated=cut.truncated)
 
 
 def project_detail(project: Project) -> ProjectDetail:
     cut = TextCutter()
-    fields = _project_fields(project, cut)
-    explanation = cut(project.status_explanation or None)
-    return ProjectDetail(**fields, status=project.status, status_explanation=explanation, truncated=cut.truncated)
-
-
-def _project_fields(project: Project, cut: TextCutter) -> dict[str, Any]:
-    return {
-        "id": project.id,
-        "identifier": project.identifier,
-        "name": project.name,
-        "active": project.active,
-        "public": project.public,
-        "description": cut(project.description or None),
-        "parent": project.parent,
-        "created_at": project.created_at,
-        "updated_at": project.updated_at,
-    }
+    description, explanation = cut(project.description or None), cut(project.status_explanation or None)
+    return derive(
+        ProjectDetail, project, description=description, status_explanation=explanation, truncated=cut.truncated
+    )
 
 
 def work_package_summary(wp: WorkPackage) -> WorkPackageSummary:
-    return WorkPackageSummary(**_work_package_fields(wp))
+    return derive(WorkPackageSummary, wp)
 
 
 def work_package_detail(wp: WorkPackage) -> WorkPackageDetail:
     cut = TextCutter()
     description = cut(wp.description or None)
     custom_fields = {name: cut(value) or "" for name, value in wp.custom_fields}  # long text fields too
-    return WorkPackageDetail(
-        **_work_package_fields(wp),
+    return derive(
+        WorkPackageDetail,
+        wp,
         description=description,
-        parent=wp.parent,
         children=wp.children or None,
         custom_fields=custom_fields or None,
         truncated=cut.truncated,
     )
 
 
-def _work_package_fields(wp: WorkPackage) -> dict[str, Any]:
-    return {
-        "id": wp.id,
-        "subject": wp.subject,
-        "type": wp.type,
-        "status": wp.status,
-        "project": wp.project,
-        "display_id": wp.display_id,
-        "priority": wp.priority,
-        "assignee": wp.assignee,
-        "author": wp.author,
-        "start_date": wp.start_date,
-        "due_date": wp.due_date,
-        "percentage_done": wp.percentage_done,
-        "created_at": wp.created_at,
-        "updated_at": wp.updated_at,
-    }
-
-
 def activity_view(activity: Activity, *, score: float | None = None, snippet: str | None = None) -> ActivityView:
     cut = TextCutter()
     comment = cut(activity.comment if activity.is_comment else None)
-    return ActivityView(
-        id=activity.id,
-        version=activity.version,
-        created_at=activity.created_at,
-        details=cut.all(activity.details),  # a change's details can quote a whole description
+    details = cut.all(activity.details)  # a change's details can quote a whole description
+    return derive(
+        ActivityView,
+        activity,
         is_comment=activity.is_comment,
-        user=activity.user,
         comment=comment,
+        details=details,
         score=score,
         snippet=cut(snippet),
         truncated=cut.truncated,
@@ -104,33 +84,15 @@ def activity_view(activity: Activity, *, score: float | None = None, snippet: st
 
 
 def meeting_summary(meeting: Meeting) -> MeetingSummary:
-    return MeetingSummary(**meeting_fields(meeting))
+    return meeting_view(MeetingSummary, meeting)
 
 
-def meeting_fields(meeting: Meeting) -> dict[str, Any]:
-    """The summary fields of a meeting, for views that extend the summary."""
-    return {
-        "id": meeting.id,
-        "title": meeting.title,
-        "start_time": meeting.start_time,
-        "project": meeting.project,
-        "end_time": meeting.end_time,
-        "duration": meeting.duration_minutes,
-        "location": meeting.location or None,
-        "state": meeting.state,
-        "author": meeting.author,
-    }
+def meeting_view(view: type[M], meeting: Meeting, **details: Any) -> M:
+    """A meeting as ``view`` (a summary, or a detail with its ``details``: participants, agenda...)."""
+    return derive(view, meeting, duration=meeting.duration_minutes, location=meeting.location or None, **details)
 
 
 def agenda_item_view(item: AgendaItem) -> AgendaItemView:
     cut = TextCutter()
-    return AgendaItemView(
-        id=item.id,
-        title=cut(item.title) or "",
-        position=item.position,
-        outcomes=cut.all(item.outcomes),
-        notes=cut(item.notes or None),
-        duration_in_minutes=item.duration_in_minutes,
-        work_package=item.work_package,
-        truncated=cut.truncated,
-    )
+    texts = {"title": cut(item.title) or "", "outcomes": cut.all(item.outcomes), "notes": cut(item.notes or None)}
+    return derive(AgendaItemView, item, **texts, truncated=cut.truncated)

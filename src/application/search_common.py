@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
@@ -41,24 +41,6 @@ class CandidateSet(Generic[T]):
     @property
     def items(self) -> list[T]:
         return list(self.by_id.values())
-
-
-@dataclass(frozen=True, slots=True)
-class PageSlice:
-    total: int
-    offset: int
-    page_size: int
-
-    @property
-    def start(self) -> int:
-        return (self.offset - 1) * self.page_size
-
-    @property
-    def has_more(self) -> bool:
-        return self.offset * self.page_size < self.total
-
-    def take(self, items: Sequence[T]) -> tuple[T, ...]:
-        return tuple(items[self.start : self.start + self.page_size])
 
 
 def enrichment_note(enriched: int, candidates: int, what: str, how_else: str) -> str | None:

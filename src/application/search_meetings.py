@@ -15,7 +15,6 @@ from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.search_common import (
     FULL_TEXT_LEG_SIZE,
     CandidateSet,
-    PageSlice,
     enrichment_note,
     failure_note,
     full_text_terms,
@@ -37,6 +36,7 @@ from openproject_mcp.application.views import (
     MeetingHit,
     MeetingMatchType,
     MeetingSearchPage,
+    envelope,
 )
 from openproject_mcp.domain.capabilities import InstanceCapabilities
 from openproject_mcp.domain.entities import AgendaItem, Meeting, MeetingDetails
@@ -183,14 +183,10 @@ class SearchMeetings:
                 if note:
                     notes.append(note)
         notes.extend(result.notes)
-        window = PageSlice(len(result.hits), page.offset, page.page_size)
-        elements = tuple(_hit_view(hit) for hit in window.take(result.hits))
+        window = page.window(result.hits)
+        elements = tuple(_hit_view(hit) for hit in window.items)
         return MeetingSearchPage(
-            total=window.total,
-            count=len(elements),
-            page_size=page.page_size,
-            offset=page.offset,
-            has_more=window.has_more,
+            **envelope(page, window),
             elements=elements,
             match_mode=request.match_mode,
             degraded=result.failures > 0 or found.failed_legs > 0,

@@ -16,7 +16,6 @@ from openproject_mcp.application.search_common import (
     RECENCY_WINDOW,
     SUBJECT_LEG_SIZE,
     CandidateSet,
-    PageSlice,
     enrichment_note,
     failure_note,
     full_text_terms,
@@ -31,7 +30,7 @@ from openproject_mcp.application.search_pipeline import (
     lift,
     run_search,
 )
-from openproject_mcp.application.views import Coverage, MatchModeName, WorkPackageHit, WorkPackageSearchPage
+from openproject_mcp.application.views import Coverage, MatchModeName, WorkPackageHit, WorkPackageSearchPage, envelope
 from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.application.work_packages import EVERYWHERE, WorkPackageScope, scope_filters
 from openproject_mcp.domain.entities import WorkPackage
@@ -166,7 +165,7 @@ class SearchWorkPackages:
                 notes.append(note)
         notes.extend(result.notes)
         hits = _with_reference_first(result.hits, found, referenced)
-        window = PageSlice(len(hits), page.offset, page.page_size)
+        window = page.window(hits)
         elements = tuple(
             WorkPackageHit(
                 work_package=work_package_summary(hit.candidate),
@@ -174,14 +173,10 @@ class SearchWorkPackages:
                 matched_fields=hit.matched_fields,
                 snippet=next((m.snippet for m in hit.matches if m.snippet), None),
             )
-            for hit in window.take(hits)
+            for hit in window.items
         )
         return WorkPackageSearchPage(
-            total=window.total,
-            count=len(elements),
-            page_size=page.page_size,
-            offset=page.offset,
-            has_more=window.has_more,
+            **envelope(page, window),
             elements=elements,
             match_mode=request.match_mode,
             degraded=result.failures > 0 or found.failed_legs > 0,

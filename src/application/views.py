@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypedDict, TypeVar
 
 from openproject_mcp.domain.entities import (
     Attachment,
@@ -21,7 +21,7 @@ from openproject_mcp.domain.entities import (
     WorkPackageRef,
     WorkPackageType,
 )
-from openproject_mcp.domain.queries import Page, PageRequest
+from openproject_mcp.domain.queries import Page, PageRequest, more_pages
 
 MatchModeName = Literal["fuzzy", "exact"]
 MeetingMatchType = Literal["title", "location", "agenda_item", "participant", "author", "project"]
@@ -144,18 +144,13 @@ class WorkPackageHit:
 
 
 @dataclass(frozen=True, slots=True)
-class SearchPage(Generic[H]):
+class SearchPage(Listing, Generic[H]):
     """A page of ranked hits, with what the search could and could not read.
 
     unmatchedTerms lists the query words (folded: lower case, accents removed) that no candidate
     matched in any form; the hits were ranked on the other words. Rephrase or drop them.
     """
 
-    total: int
-    count: int
-    page_size: int
-    offset: int
-    has_more: bool
     elements: tuple[H, ...]
     match_mode: MatchModeName
     degraded: bool
@@ -404,15 +399,25 @@ class WikiPageLinkList(Listing):
     notes: tuple[str, ...] | None = None
 
 
-def envelope(requested: PageRequest, page: Page[Any]) -> dict[str, Any]:
-    """The pagination keys every list result carries, for one page of a collection."""
-    return {
-        "total": page.total,
-        "count": len(page.items),
-        "page_size": requested.page_size,
-        "offset": requested.offset,
-        "has_more": requested.offset * requested.page_size < page.total,
-    }
+class Paging(TypedDict):
+    """The fields of :class:`Listing`, typed, for ``View(**envelope(...), ...)``."""
+
+    total: int
+    count: int
+    page_size: int
+    offset: int
+    has_more: bool
+
+
+def envelope(requested: PageRequest, page: Page[Any]) -> Paging:
+    """The pagination keys every list result carries, for the requested page of a collection."""
+    return Paging(
+        total=page.total,
+        count=len(page.items),
+        page_size=requested.page_size,
+        offset=requested.offset,
+        has_more=more_pages(requested.offset, requested.page_size, page.total),
+    )
 
 
 def cut_text(text: str | None) -> tuple[str | None, bool]:

@@ -51,6 +51,11 @@ class PageRequest:
     offset: int = 1
     page_size: int = 20
 
+    def window(self, items: Sequence[T]) -> Page[T]:
+        """This page of ``items``, an ordered list held in memory (ranked hits)."""
+        start = (self.offset - 1) * self.page_size
+        return Page(tuple(items[start : start + self.page_size]), len(items), self.offset, self.page_size)
+
 
 @dataclass(frozen=True, slots=True)
 class Page(Generic[T]):
@@ -63,7 +68,12 @@ class Page(Generic[T]):
 
     @property
     def has_more(self) -> bool:
-        return self.offset * self.page_size < self.total
+        return more_pages(self.offset, self.page_size, self.total)
+
+
+def more_pages(offset: int, page_size: int, total: int) -> bool:
+    """Whether a page after page ``offset`` of ``page_size`` exists: the one rule for ``hasMore``."""
+    return offset * page_size < total
 
 
 def replace_filters(generated: Sequence[Filter], overrides: Sequence[Filter]) -> tuple[Filter, ...]:

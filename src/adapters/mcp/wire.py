@@ -12,7 +12,11 @@ import dataclasses
 import types
 import typing
 from datetime import date, datetime
-from typing import Any, Literal, Union
+from typing import Any, Final, Literal, Union
+
+import openproject_mcp.domain
+
+_DOMAIN: Final = openproject_mcp.domain.__name__ + "."
 
 
 def camel(name: str) -> str:
@@ -60,10 +64,11 @@ def _object_schema(cls: type[Any], defs: dict[str, Any]) -> dict[str, Any]:
         properties[camel(field.name)] = _schema(_strip_none(hint) if optional else hint, defs)
         if not optional:
             required.append(camel(field.name))
-    schema: dict[str, Any] = {"type": "object", "title": cls.__name__, "properties": properties}
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
-    if cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("):
+    # Described by the result types' own docstrings; the domain's entities are documented for developers.
+    if cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "(") and not cls.__module__.startswith(_DOMAIN):
         schema["description"] = " ".join(cls.__doc__.split())
     return schema
 

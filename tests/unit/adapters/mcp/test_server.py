@@ -37,8 +37,9 @@ async def test_lists_the_19_read_only_tools_with_schemas_and_annotations() -> No
     assert len(tools) == 19
     for tool in tools:
         wire = tool.model_dump(by_alias=True, mode="json", exclude_none=True)
+        # The human title is the tool's own ``title``, said once (not repeated in the annotations).
+        assert wire["title"] == next(spec.title for spec in TOOLS if spec.name == tool.name)
         assert wire["annotations"] == {
-            "title": tool.title,
             "readOnlyHint": True,
             "idempotentHint": True,
             "destructiveHint": False,
