@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Generic, Literal, TypedDict, TypeVar
+from typing import Any, Literal, TypedDict
 
 from openproject_mcp.domain.entities import (
     Attachment,
@@ -25,8 +25,6 @@ from openproject_mcp.domain.queries import Page, PageRequest, more_pages
 
 MatchModeName = Literal["fuzzy", "exact"]
 MeetingMatchType = Literal["title", "location", "agenda_item", "participant", "author", "project"]
-
-H = TypeVar("H")
 
 # Long user text is cut here; the record then carries ``truncated: true``.
 TEXT_LIMIT = 20_000
@@ -144,14 +142,14 @@ class WorkPackageHit:
 
 
 @dataclass(frozen=True, slots=True)
-class SearchPage(Listing, Generic[H]):
+class SearchPage(Listing):
     """A page of ranked hits, with what the search could and could not read.
 
     unmatchedTerms lists the query words (folded: lower case, accents removed) that no candidate
     matched in any form; the hits were ranked on the other words. Rephrase or drop them.
     """
 
-    elements: tuple[H, ...]
+    elements: tuple[Any, ...]  # each search names its hits' type
     match_mode: MatchModeName
     degraded: bool
     enrichment_failures: int
@@ -161,8 +159,8 @@ class SearchPage(Listing, Generic[H]):
 
 
 @dataclass(frozen=True, slots=True)
-class WorkPackageSearchPage(SearchPage[WorkPackageHit]):
-    pass
+class WorkPackageSearchPage(SearchPage):
+    elements: tuple[WorkPackageHit, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,8 +322,8 @@ class MeetingHit:
 
 
 @dataclass(frozen=True, slots=True)
-class MeetingSearchPage(SearchPage[MeetingHit]):
-    pass
+class MeetingSearchPage(SearchPage):
+    elements: tuple[MeetingHit, ...]
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,7 +55,7 @@ def output_schema(result_type: type[Any]) -> dict[str, Any]:
 
 
 def _object_schema(cls: type[Any], defs: dict[str, Any]) -> dict[str, Any]:
-    hints = _hints(cls)
+    hints = typing.get_type_hints(cls)
     properties: dict[str, Any] = {}
     required: list[str] = []
     for field in dataclasses.fields(cls):
@@ -109,30 +109,6 @@ def _schema(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
             defs[name] = _object_schema(hint, defs)
         return {"$ref": f"#/$defs/{name}"}
     raise TypeError(f"no JSON Schema mapping for {hint!r}")
-
-
-def _hints(cls: type[Any]) -> dict[str, Any]:
-    """Field types, with the type parameters of generic bases (``SearchPage[Hit]``) filled in."""
-    hints = typing.get_type_hints(cls)
-    bindings: dict[Any, Any] = {}
-    for base in getattr(cls, "__orig_bases__", ()):
-        origin = typing.get_origin(base)
-        parameters = getattr(origin, "__parameters__", ())
-        bindings.update(zip(parameters, typing.get_args(base), strict=False))
-    return {name: _bind(hint, bindings) for name, hint in hints.items()} if bindings else hints
-
-
-def _bind(hint: Any, bindings: dict[Any, Any]) -> Any:
-    if isinstance(hint, typing.TypeVar):
-        return bindings.get(hint, hint)
-    args = typing.get_args(hint)
-    origin = typing.get_origin(hint)
-    if not args or origin is None:
-        return hint
-    bound = tuple(a if a is Ellipsis else _bind(a, bindings) for a in args)
-    if origin in (Union, types.UnionType):
-        return Union[bound]  # noqa: UP007 - rebuilt from a runtime tuple
-    return origin[bound]
 
 
 def _is_optional(hint: Any) -> bool:
