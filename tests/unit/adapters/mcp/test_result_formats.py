@@ -60,7 +60,7 @@ async def test_a_structured_only_answer_is_the_full_answers_data_without_its_tex
 
 @pytest.mark.parametrize("spec", TOOLS, ids=lambda spec: spec.name)
 async def test_every_tool_answers_in_the_content_format(spec: Any) -> None:
-    arguments = {
+    arguments: dict[str, Any] = {
         "openproject_get_project": {"projectId": "webshop"},
         "openproject_get_work_package": {"workPackageId": 101},
         "openproject_list_work_package_activities": {"workPackageId": 101},
