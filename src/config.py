@@ -12,8 +12,8 @@ from typing import Literal, cast, get_args
 from urllib.parse import urlsplit
 
 from openproject_mcp.adapters.environment import read_flag, read_number, read_words
-from openproject_mcp.adapters.mcp.answers import ResultFormat
 from openproject_mcp.adapters.openproject.client import normalize_base_url
+from openproject_mcp.application.result_size import ResultFormat
 
 Backend = Literal["demo", "dataset", "openproject"]
 

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 from datetime import date, datetime
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from openproject_mcp.domain.errors import UpstreamServerError
 
 T = TypeVar("T")
+
+# What a tool answer carries (OPENPROJECT_RESULT_FORMAT): both its forms, only its text, or only its data.
+ResultFormat = Literal["full", "content", "structured"]
 
 DEFAULT_MAX_RESULT_CHARS = 2_000_000
 SETTING = "OPENPROJECT_MAX_RESULT_CHARS"

@@ -60,7 +60,7 @@ async def test_a_structured_only_answer_is_the_full_answers_data_without_its_tex
 
 @pytest.mark.parametrize("spec", TOOLS, ids=lambda spec: spec.name)
 async def test_every_tool_answers_in_the_content_format(spec: Any) -> None:
-    arguments: dict[str, Any] = {
+    examples: dict[str, dict[str, Any]] = {
         "openproject_get_project": {"projectId": "webshop"},
         "openproject_get_work_package": {"workPackageId": 101},
         "openproject_list_work_package_activities": {"workPackageId": 101},
@@ -71,8 +71,8 @@ async def test_every_tool_answers_in_the_content_format(spec: Any) -> None:
         "openproject_search_wiki_pages": {"query": "onboarding"},
         "openproject_get_wiki_page": {"id": 301},
         "openproject_list_wiki_page_links": {"workPackageId": 116},
-    }.get(spec.name, {})
-    result, _ = await call("content", spec.name, arguments)
+    }
+    result, _ = await call("content", spec.name, examples.get(spec.name, {}))
     text = text_of(result)
     if result.is_error:
         assert text.startswith("Error [OPENPROJECT_UNSUPPORTED]:"), text  # the demo has no API description
@@ -97,7 +97,12 @@ def test_records_render_one_line_each_with_references_as_name_and_id() -> None:
         "projects": [{"id": 1, "name": "A", "parent": {"id": 9, "name": "Root"}}, {"id": 2, "name": "B"}],
         "notes": [],
     }
-    assert render(data) == "total: 2; hasMore: false; notes: []\nprojects:\n- id: 1; name: A; parent: Root #9\n- id: 2; name: B"
+    assert render(data).splitlines() == [
+        "total: 2; hasMore: false; notes: []",
+        "projects:",
+        "- id: 1; name: A; parent: Root #9",
+        "- id: 2; name: B",
+    ]
 
 
 def test_an_answer_in_each_format_carries_what_it_says() -> None:
