@@ -13,8 +13,8 @@ from typing import Any, get_args
 from mcp import Client
 from pydantic import BaseModel
 
-from openproject_mcp.adapters.mcp.answers import ResultFormat
 from openproject_mcp.adapters.mcp.server import build_server
+from openproject_mcp.application.result_size import ResultFormat
 from openproject_mcp.composition import Application
 from openproject_mcp.config import Settings
 

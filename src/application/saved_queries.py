@@ -5,15 +5,13 @@ from __future__ import annotations
 from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import page_request, positive_id
-from openproject_mcp.application.presenters import work_package_summary
+from openproject_mcp.application.presenters import derive, work_package_summary
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.views import (
-    QueryFilterView,
     SavedQueryDefinition,
     SavedQueryList,
     SavedQueryResult,
     SavedQuerySummary,
-    SortView,
     WorkPackageList,
     envelope,
 )
@@ -38,10 +36,7 @@ class ListQueries:
         project_id = await self._projects.resolve(request.project_id)
         result = await self._queries.list(project_id, page)
         return SavedQueryList(
-            queries=tuple(
-                SavedQuerySummary(id=q.id, name=q.name, public=q.public, starred=q.starred, project=q.project)
-                for q in result.items
-            ),
+            queries=tuple(derive(SavedQuerySummary, q) for q in result.items),
             **envelope(page, result),
         )
 
@@ -62,18 +57,8 @@ class GetQuery:
         query_id = positive_id(request.query_id, "queryId")
         page = page_request(request.offset, request.page_size)
         query, results = await self._queries.get(query_id, page)
-        definition = SavedQueryDefinition(
-            id=query.id,
-            name=query.name,
-            public=query.public,
-            starred=query.starred,
-            project=query.project,
-            filters=tuple(QueryFilterView(f.field, f.operator, f.values) for f in query.filters),
-            columns=query.columns,
-            sort_by=tuple(SortView(s.attribute, s.direction) for s in query.sort_by),
-        )
         return SavedQueryResult(
-            query=definition,
+            query=derive(SavedQueryDefinition, query),
             results=WorkPackageList(
                 work_packages=tuple(work_package_summary(w) for w in results.items),
                 **envelope(page, results),

@@ -31,6 +31,7 @@ from dataclasses import KW_ONLY, dataclass, field
 from openproject_mcp.application.arguments import match_mode, search_query
 from openproject_mcp.application.caching import TenantCaches, TokenCache
 from openproject_mcp.application.concurrency import map_bounded
+from openproject_mcp.application.presenters import derive
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.ranking import RankingLimits, query_scorer, rank_with
 from openproject_mcp.application.search_pipeline import ProgressCallback
@@ -165,10 +166,9 @@ class SearchWikiPages:
         ranked = ranking.hits
         notes.extend(limits.notes())
         elements = tuple(
-            WikiPageHit(
-                id=r.record.id,
-                title=r.record.title,
-                project=r.record.project,
+            derive(
+                WikiPageHit,
+                r.record,
                 score=r.score,
                 matched_fields=r.matched_fields,
                 snippet=next((m.snippet for m in r.matches if m.snippet), None),

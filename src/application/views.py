@@ -15,6 +15,8 @@ from openproject_mcp.domain.entities import (
     Attachment,
     NamedRef,
     Priority,
+    QueryFilter,
+    SortCriterion,
     Status,
     User,
     WikiPageLink,
@@ -179,26 +181,13 @@ class SavedQueryList(Listing):
 
 
 @dataclass(frozen=True, slots=True)
-class QueryFilterView:
-    field: str
-    operator: str
-    values: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class SortView:
-    attribute: str
-    direction: str
-
-
-@dataclass(frozen=True, slots=True)
 class SavedQueryDefinition:
     id: int
     name: str
     public: bool
-    filters: tuple[QueryFilterView, ...]
+    filters: tuple[QueryFilter, ...]
     columns: tuple[str, ...]
-    sort_by: tuple[SortView, ...]
+    sort_by: tuple[SortCriterion, ...]
     starred: bool | None = None
     project: NamedRef | None = None
 

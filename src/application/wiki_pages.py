@@ -7,6 +7,7 @@ from dataclasses import KW_ONLY, dataclass, replace
 
 from openproject_mcp.application.arguments import page_request, positive_id
 from openproject_mcp.application.concurrency import map_bounded
+from openproject_mcp.application.presenters import derive
 from openproject_mcp.application.views import WikiPageDetail, WikiPageLinkList, cut_text, envelope
 from openproject_mcp.application.wiki_knowledge import WikiReferences, internal_page_id, page_ids_in
 from openproject_mcp.domain.entities import Attachment, WikiPage, WikiPageLink, WikiPageRef
@@ -59,13 +60,11 @@ class GetWikiPage:
         text, truncated = cut_text(page.text)
         if page.text is None:
             notes.insert(0, WIKI_TEXT_UNAVAILABLE)
-        return WikiPageDetail(
-            id=page.id,
-            title=page.title,
-            project=page.project,
+        return derive(
+            WikiPageDetail,
+            page,
             attachments=attachments,
             text=text,
-            updated_at=page.updated_at,
             truncated=truncated or None,
             notes=tuple(notes) or None,
         )

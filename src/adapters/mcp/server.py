@@ -22,13 +22,13 @@ from mcp.types import (
 )
 
 from openproject_mcp import __version__
-from openproject_mcp.adapters.mcp.answers import ResultFormat, answer
+from openproject_mcp.adapters.mcp.answers import answer
 from openproject_mcp.adapters.mcp.argument_errors import explain_validation
 from openproject_mcp.adapters.mcp.arguments import input_schema
 from openproject_mcp.adapters.mcp.catalog import TOOLS, ToolSpec, UseCaseScope
 from openproject_mcp.adapters.mcp.errors import INTERNAL_ERROR, core_error_result, error_result
 from openproject_mcp.adapters.mcp.wire import output_schema, to_wire
-from openproject_mcp.application.result_size import DEFAULT_MAX_RESULT_CHARS, fit_result
+from openproject_mcp.application.result_size import DEFAULT_MAX_RESULT_CHARS, ResultFormat, fit_result
 from openproject_mcp.application.writes import read_only_error
 from openproject_mcp.domain.errors import AuthenticationError, OpenProjectMcpError
 

@@ -73,30 +73,25 @@ def _object_schema(cls: type[Any], defs: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
+_SCALARS: Final[dict[Any, dict[str, str]]] = {
+    str: {"type": "string"},
+    bool: {"type": "boolean"},
+    int: {"type": "integer"},
+    float: {"type": "number"},
+    datetime: {"type": "string", "format": "date-time"},
+    date: {"type": "string", "format": "date"},
+}
+
+
 def _schema(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
     origin = typing.get_origin(hint)
-    if hint is str:
-        return {"type": "string"}
-    if hint is bool:
-        return {"type": "boolean"}
-    if hint is int:
-        return {"type": "integer"}
-    if hint is float:
-        return {"type": "number"}
-    if hint is datetime:
-        return {"type": "string", "format": "date-time"}
-    if hint is date:
-        return {"type": "string", "format": "date"}
+    if hint in _SCALARS:
+        return dict(_SCALARS[hint])
     if hint is Any or hint is object:
         return {}
     if origin is Literal:
         return {"type": "string", "enum": list(typing.get_args(hint))}
-    if origin is tuple:
-        args = typing.get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return {"type": "array", "items": _schema(args[0], defs)}
-        return {"type": "array", "prefixItems": [_schema(a, defs) for a in args]}
-    if origin is list:
+    if origin is list or (origin is tuple and typing.get_args(hint)[1:] == (Ellipsis,)):
         return {"type": "array", "items": _schema(typing.get_args(hint)[0], defs)}
     if origin is dict:
         return {"type": "object", "additionalProperties": _schema(typing.get_args(hint)[1], defs)}
