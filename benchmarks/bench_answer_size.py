@@ -14,7 +14,7 @@ from mcp import Client
 from pydantic import BaseModel
 
 from openproject_mcp.adapters.mcp.server import build_server
-from openproject_mcp.application.result_size import ResultFormat
+from openproject_mcp.application.result_size import OutputSchemas, ResultFormat
 from openproject_mcp.composition import Application
 from openproject_mcp.config import Settings
 
@@ -30,9 +30,9 @@ def size(model: BaseModel) -> int:
     return len(model.model_dump_json(by_alias=True, exclude_none=True).encode())
 
 
-async def measure(result_format: ResultFormat) -> list[tuple[str, int]]:
+async def measure(result_format: ResultFormat, output_schemas: OutputSchemas = "outline") -> list[tuple[str, int]]:
     application = Application(Settings(backend="demo"))
-    server = build_server(application.scope, result_format=result_format)
+    server = build_server(application.scope, result_format=result_format, output_schemas=output_schemas)
     try:
         async with Client(server) as client:
             listed = await client.list_tools()
@@ -50,3 +50,5 @@ def main() -> None:
         print(f"  OPENPROJECT_RESULT_FORMAT={result_format}")
         for what, n in asyncio.run(measure(result_format)):
             print(f"    {what:<36} {n:>8,} bytes  ~{n // 4:>6,} tokens")
+    listed, n = asyncio.run(measure("full", "full"))[0]
+    print(f"  OPENPROJECT_OUTPUT_SCHEMAS=full: {listed} {n:,} bytes  ~{n // 4:,} tokens")

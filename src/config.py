@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from openproject_mcp.adapters.environment import read_flag, read_number, read_words
 from openproject_mcp.adapters.openproject.client import normalize_base_url
-from openproject_mcp.application.result_size import ResultFormat
+from openproject_mcp.application.result_size import OutputSchemas, ResultFormat
 
 Backend = Literal["demo", "dataset", "openproject"]
 
@@ -36,6 +36,7 @@ class Settings:
     log_level: str = "INFO"
     limits: UpstreamLimits = field(default_factory=lambda: UpstreamLimits())
     result_format: ResultFormat = "full"
+    output_schemas: OutputSchemas = "outline"
 
     def __post_init__(self) -> None:
         if self.base_url is not None:
@@ -81,6 +82,20 @@ def load_limits(env: Mapping[str, str]) -> UpstreamLimits:
             _number(env, "OPENPROJECT_MAX_REQUESTS_PER_CALL", defaults.max_requests_per_call, 1, 100_000)
         ),
         max_result_chars=int(_number(env, "OPENPROJECT_MAX_RESULT_CHARS", defaults.max_result_chars, 10_000, 10**9)),
+    )
+
+
+# How much of each result's schema tools/list shows (OPENPROJECT_OUTPUT_SCHEMAS) ------------
+
+
+def load_output_schemas(env: Mapping[str, str]) -> OutputSchemas:
+    raw = env.get("OPENPROJECT_OUTPUT_SCHEMAS", "").strip().lower() or "outline"
+    for choice in get_args(OutputSchemas):
+        if raw == choice:
+            return cast(OutputSchemas, choice)
+    raise ConfigurationError(
+        "OPENPROJECT_OUTPUT_SCHEMAS must be outline (each result's keys and their types; the default) or full "
+        f"(every nested record's schema too), got {env.get('OPENPROJECT_OUTPUT_SCHEMAS')!r}."
     )
 
 
@@ -146,6 +161,7 @@ def load_settings(
         log_level=log_level,
         limits=load_limits(env),
         result_format=load_result_format(env),
+        output_schemas=load_output_schemas(env),
     )
     if demo and dataset:
         raise ConfigurationError("Pass either --demo or --dataset PATH, not both.")

@@ -117,6 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_result_chars=settings.limits.max_result_chars,
         auth_hint=REJECTED_TOKEN_HINT if header_tokens else None,
         result_format=settings.result_format,
+        output_schemas=settings.output_schemas,
     )
     if args.command == "call":
         return _call(server, application, args.tool, args.arguments)

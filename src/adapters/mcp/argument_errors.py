@@ -141,7 +141,9 @@ def describe(prop: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
     branches = prop.get("anyOf")
     if isinstance(branches, list):
         parts = [describe(branch, defs) for branch in branches if branch != {"type": "null"}]
-        return " or ".join(p for p in parts if p)
+        shapes = " or ".join(p for p in parts if p)
+        noted = str(prop.get("description") or "").rstrip(".")
+        return f"{shapes} ({noted})" if noted and shapes else shapes or noted
     if "enum" in prop:
         return "one of " + ", ".join(_quoted(v) for v in prop["enum"])
     if "const" in prop:

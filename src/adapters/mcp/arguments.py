@@ -19,60 +19,39 @@ from openproject_mcp.domain.queries import MeetingTime
 # The limits and enumerations come from the use cases, which check them again: one definition each.
 _STRUCT = {"rename": "camel", "forbid_unknown_fields": True, "kw_only": True, "frozen": True}
 
-PageSize = Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE_SIZE, description=f"Results per page, 1 to {MAX_PAGE_SIZE}.")]
-Offset = Annotated[
-    int, msgspec.Meta(ge=1, description="1-based page number (OpenProject semantics): 2 is the second page.")
-]
+# Descriptions are short: the server's instructions explain paging and search once for all tools,
+# and every byte here is read by the model for every tool on every conversation.
+PageSize = Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE_SIZE)]
+Offset = Annotated[int, msgspec.Meta(ge=1, description="Page number, from 1.")]
 Id = Annotated[int, msgspec.Meta(ge=1)]
-ProjectRef = (
-    Annotated[int, msgspec.Meta(ge=1, description="Numeric project id.")]
-    | Annotated[str, msgspec.Meta(min_length=1, max_length=255, description="Project identifier (slug).")]
-)
+ProjectRef = Annotated[
+    Annotated[int, msgspec.Meta(ge=1)] | Annotated[str, msgspec.Meta(min_length=1, max_length=255)],
+    msgspec.Meta(description="Project id or identifier."),
+]
 MatchMode = Annotated[
     MatchModeName,
-    msgspec.Meta(
-        description=(
-            "'fuzzy' (default) tolerates typos, reordered and partial words, accents and question phrasing; "
-            "'exact' returns only records containing the query literally (case- and accent-insensitive)."
-        )
-    ),
+    msgspec.Meta(description="fuzzy (default): typos, word forms, any order, questions; exact: the literal text only."),
 ]
 Query = Annotated[str, msgspec.Meta(max_length=MAX_QUERY_LENGTH, description="What to look for, in natural words.")]
-StatusScope = (
-    Annotated[
-        str,
-        msgspec.Meta(
-            min_length=1,
-            max_length=100,
-            description="'open', 'closed', 'all', or a status name such as 'In progress' (openproject_list_statuses).",
-        ),
-    ]
-    | Annotated[int, msgspec.Meta(ge=1, description="A status id (see openproject_list_statuses).")]
-)
-TypeRef = (
-    Annotated[int, msgspec.Meta(ge=1, description="A type id (see openproject_list_types).")]
-    | Annotated[str, msgspec.Meta(min_length=1, description="A type name, e.g. 'Bug'.")]
-)
-AssigneeRef = (
-    Annotated[int, msgspec.Meta(ge=1, description="A user id.")]
-    | Annotated[Literal["me"], msgspec.Meta(description="The user whose token is used.")]
-)
+StatusScope = Annotated[
+    Annotated[str, msgspec.Meta(min_length=1, max_length=100)] | Annotated[int, msgspec.Meta(ge=1)],
+    msgspec.Meta(description="open, closed, all, or a status id or name."),
+]
+TypeRef = Annotated[
+    Annotated[int, msgspec.Meta(ge=1)] | Annotated[str, msgspec.Meta(min_length=1, max_length=100)],
+    msgspec.Meta(description="Type id or name, e.g. Bug."),
+]
+AssigneeRef = Annotated[Annotated[int, msgspec.Meta(ge=1)] | Literal["me"], msgspec.Meta(description="User id, or me.")]
 SortBy = Annotated[
-    Annotated[str, msgspec.Meta(max_length=500)]
-    | Annotated[list[Annotated[str, msgspec.Meta(max_length=100)] | list[str]], msgspec.Meta(max_length=10)],
-    msgspec.Meta(
-        description=(
-            "Sort order: 'name', 'name:desc', 'a,b:desc', or OpenProject's pairs [[\"updatedAt\",\"desc\"]] "
-            "(as an array or as its JSON text)."
-        ),
-    ),
+    Annotated[str, msgspec.Meta(max_length=500)] | Annotated[list[Any], msgspec.Meta(max_length=10)],
+    msgspec.Meta(description='name, name:desc, or [["updatedAt","desc"]] (array or JSON text).'),
 ]
 Filters = Annotated[
-    Annotated[str, msgspec.Meta(max_length=5000)] | Annotated[list[dict[str, Any]], msgspec.Meta(max_length=50)],
+    Annotated[str, msgspec.Meta(max_length=5000)] | Annotated[list[Any], msgspec.Meta(max_length=50)],
     msgspec.Meta(
         description=(
-            'OpenProject filters, an array such as [{"status":{"operator":"o","values":[]}}] '
-            "(as an array or as its JSON text). A raw filter replaces the generated filter of the same name."
+            'OpenProject filters, e.g. [{"status":{"operator":"o","values":[]}}] (array or JSON text); '
+            "each replaces the generated filter of its name."
         )
     ),
 ]
@@ -90,7 +69,7 @@ class ListProjectsArgs(msgspec.Struct, **_STRUCT):
 
 
 class GetProjectArgs(msgspec.Struct, **_STRUCT):
-    project_id: Annotated[ProjectRef, msgspec.Meta(description="Project id or identifier (slug).")]
+    project_id: ProjectRef
 
 
 class ListWorkPackagesArgs(msgspec.Struct, **_STRUCT):
@@ -105,16 +84,11 @@ class ListWorkPackagesArgs(msgspec.Struct, **_STRUCT):
     filters: Filters | None = None
 
 
-WorkPackageRef = (
-    Annotated[int, msgspec.Meta(ge=1, description="Numeric work package id.")]
-    | Annotated[
-        str,
-        msgspec.Meta(
-            pattern=r"^(?:[0-9]+|[A-Za-z][A-Za-z0-9_]*-[0-9]+)$",
-            description="A display id such as 'DEMO-38' (OpenProject 17.5+), or the id as text.",
-        ),
-    ]
-)
+WorkPackageRef = Annotated[
+    Annotated[int, msgspec.Meta(ge=1)]
+    | Annotated[str, msgspec.Meta(pattern=r"^(?:[0-9]+|[A-Za-z][A-Za-z0-9_]*-[0-9]+)$")],
+    msgspec.Meta(description="Work package id, or display id such as DEMO-38."),
+]
 
 
 class GetWorkPackageArgs(msgspec.Struct, **_STRUCT):
@@ -233,6 +207,8 @@ def input_schema(struct: type[msgspec.Struct]) -> dict[str, Any]:
     top.setdefault("properties", {})
     for prop in top["properties"].values():
         _drop_null_default(prop)
+    if not top.get("required"):
+        top.pop("required", None)
     if defs:
         top["$defs"] = defs
     return top

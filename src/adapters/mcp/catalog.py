@@ -225,8 +225,8 @@ TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_projects",
         "List projects",
-        "List the OpenProject projects you can see, with pagination, sorting (sortBy 'name', 'name:desc' or "
-        "OpenProject JSON) and optional raw OpenProject filters. Use openproject_get_project for one project.",
+        "List the projects you can see, paged, sortable, with optional raw OpenProject filters. "
+        "Use openproject_get_project for one project.",
         a.ListProjectsArgs,
         v.ProjectList,
         _list_projects,
@@ -242,10 +242,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_work_packages",
         "List work packages",
-        "Browse work packages with exact filters: project, status (default all: open and closed), type, "
-        "assignee ('me' works), subject contains, raw OpenProject filters and sortBy. Returns them in the "
-        "requested order, unranked. To find work packages by what they are about (words in the subject, "
-        "description or comments, with typos or as a question), use openproject_search_work_packages.",
+        "Browse work packages by exact filters (project, status, type, assignee, subject contains, raw "
+        "filters), in the requested order, unranked. To find them by what they are about, use "
+        "openproject_search_work_packages.",
         a.ListWorkPackagesArgs,
         v.WorkPackageList,
         _list_work_packages,
@@ -273,12 +272,10 @@ TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_search_work_packages",
         "Search work packages",
-        "Find work packages by meaning: searches subjects, descriptions and comments, tolerating typos, "
-        "reordered or partial words, accents and natural-language questions ('why do push notifications "
-        "arrive twice'). Results are ranked by relevance with score, matched fields and a snippet; status "
-        "defaults to all. A query that is an id ('#1234') or display id ('DEMO-38') puts that work package "
-        "first. The answer says what could not be read (coverage, notes) and which query words matched nothing "
-        "(unmatchedTerms). Use matchMode 'exact' for a literal string. For plain filtered lists, use "
+        "Find work packages by meaning in subjects, descriptions and comments: typos, word forms, any "
+        "order and questions ('why do push notifications arrive twice') work; ranked, with snippets. "
+        "'#1234' or 'DEMO-38' in the query puts that work package first. coverage and notes say what could "
+        "not be read, unmatchedTerms which words matched nothing. For plain filtered lists, use "
         "openproject_list_work_packages.",
         a.SearchWorkPackagesArgs,
         v.WorkPackageSearchPage,
@@ -369,11 +366,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_search_meetings",
         "Search meetings",
-        "Find meetings by meaning: searches titles, locations, agenda items, their notes and outcomes "
-        "(decisions), participants, authors and projects, tolerating typos, reordered words, accents and "
-        "questions ('what did we decide about the budget'). Ranked by relevance; each result says which "
-        "field matched (matchType), which agenda items matched and which query words matched nothing "
-        "(unmatchedTerms). Use matchMode 'exact' for a literal string.",
+        "Find meetings by meaning in titles, agenda items, notes, outcomes (decisions) and people: typos, "
+        "word forms and questions ('what did we decide about the budget') work; ranked, each result saying "
+        "what matched. unmatchedTerms lists words that matched nothing.",
         a.SearchMeetingsArgs,
         v.MeetingSearchPage,
         _search_meetings,
@@ -391,11 +386,9 @@ TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_search_wiki_pages",
         "Search wiki pages",
-        "Find wiki pages by title (and body text where available), tolerating typos, partial words, accents "
-        "and questions; ranked with snippets; unmatchedTerms lists query words no page matched. Without a "
-        "query, lists the discovered pages. OpenProject cannot list wiki pages, so they are found by id, a "
-        "bounded number per call: coverage says how far it got and each new search goes further. "
-        "refreshCache=true starts afresh.",
+        "Find wiki pages by title (and text where available), tolerant of typos, word forms and questions; "
+        "without a query, lists the pages found. OpenProject cannot list wiki pages, so they are found by "
+        "id, a bounded number per call: coverage says how far it got, and the next search goes further.",
         a.SearchWikiPagesArgs,
         v.WikiSearchPage,
         _search_wiki_pages,

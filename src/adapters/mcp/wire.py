@@ -54,6 +54,30 @@ def output_schema(result_type: type[Any]) -> dict[str, Any]:
     return top
 
 
+def outline_schema(result_type: type[Any]) -> dict[str, Any]:
+    """The result's top level only: every key with its type, nested records as bare objects.
+
+    What a client needs to validate an answer and a model to know its keys, at a fraction of the
+    size of :func:`output_schema` (nested records and their field notes are left out).
+    """
+    full = output_schema(result_type)
+    defs = full.pop("$defs", {})
+    full.pop("description", None)
+    full["properties"] = {name: _outline(prop, defs) for name, prop in full["properties"].items()}
+    return full
+
+
+def _outline(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """A property's JSON type only: no nested records, item shapes or enumerations."""
+    if "$ref" in prop:
+        return {"type": "object"}
+    if "anyOf" in prop:
+        kinds = {str(_outline(branch, defs).get("type")) for branch in prop["anyOf"]}
+        return {"type": sorted(kinds)} if len(kinds) > 1 else {"type": kinds.pop()}
+    kind = prop.get("type")
+    return {"type": kind} if isinstance(kind, str) else {}
+
+
 def _object_schema(cls: type[Any], defs: dict[str, Any]) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
     properties: dict[str, Any] = {}

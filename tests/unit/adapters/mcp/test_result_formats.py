@@ -120,3 +120,25 @@ def test_the_setting_is_read_from_the_environment(raw: str, expected: str) -> No
 def test_a_wrong_setting_names_the_valid_choices() -> None:
     with pytest.raises(ConfigurationError, match=r"OPENPROJECT_RESULT_FORMAT must be full .* content .* structured"):
         load_settings({"OPENPROJECT_RESULT_FORMAT": "text"}, demo=True)
+
+
+async def test_output_schemas_are_outlines_unless_the_full_ones_are_asked_for() -> None:
+    sizes: dict[str, int] = {}
+    for choice in ("outline", "full"):
+        server = build_server(Application(Settings(backend="demo")).scope, output_schemas=choice)
+        async with Client(server) as client:  # the client validates every answer against its schema
+            listed = await client.list_tools()
+            answer = await client.call_tool(*SEARCH)
+        assert not answer.is_error
+        schema = next(t.output_schema for t in listed.tools if t.name == SEARCH[0])
+        assert schema is not None and {"elements", "total", "coverage"} <= set(schema["properties"])
+        assert ("$defs" in schema) is (choice == "full")
+        sizes[choice] = len(listed.model_dump_json(by_alias=True, exclude_none=True))
+    assert sizes["outline"] < sizes["full"]
+
+
+def test_a_wrong_output_schemas_setting_names_the_choices() -> None:
+    with pytest.raises(ConfigurationError, match=r"outline .* full"):
+        load_settings({"OPENPROJECT_OUTPUT_SCHEMAS": "deep"}, demo=True)
+    assert load_settings({"OPENPROJECT_OUTPUT_SCHEMAS": "FULL"}, demo=True).output_schemas == "full"
+    assert load_settings({}, demo=True).output_schemas == "outline"

@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 
 from openproject_mcp.adapters.mcp.catalog import TOOLS, ToolSpec
-from openproject_mcp.adapters.mcp.wire import camel, output_schema, to_wire
+from openproject_mcp.adapters.mcp.wire import camel, outline_schema, output_schema, to_wire
 from openproject_mcp.application.views import (
     ApiSpecView,
     Coverage,
@@ -94,3 +94,25 @@ def test_every_output_schema_is_a_valid_json_schema(spec: ToolSpec) -> None:
     schema = output_schema(spec.result)
     jsonschema.Draft202012Validator.check_schema(schema)
     assert schema["type"] == "object"
+
+
+@pytest.mark.parametrize("spec", TOOLS, ids=[t.name for t in TOOLS])
+def test_every_outline_is_a_valid_schema_with_the_full_schemas_keys_and_types(spec: ToolSpec) -> None:
+    full = output_schema(spec.result)
+    outline = outline_schema(spec.result)
+    jsonschema.Draft202012Validator.check_schema(outline)
+    assert set(outline["properties"]) == set(full["properties"])
+    assert outline.get("required") == full.get("required")
+    assert "$defs" not in outline and "$ref" not in str(outline)
+    assert len(str(outline)) < len(str(full))
+
+
+def test_the_outline_accepts_the_generated_data_and_rejects_a_wrong_top_level_type() -> None:
+    schema = outline_schema(WorkPackageSearchPage)
+    data = to_wire(sample_page())
+    jsonschema.validate(data, schema)
+    assert schema["properties"]["elements"] == {"type": "array"}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(dict(data, elements={"score": 1}), schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({k: v for k, v in data.items() if k != "total"}, schema)
