@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import AsyncIterator, Mapping
+import logging
+from collections.abc import AsyncIterator, Awaitable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar, cast
@@ -55,11 +56,13 @@ from openproject_mcp.adapters.openproject.repositories import (
     AiohttpWikiPageRepository,
     AiohttpWorkPackageRepository,
 )
+from openproject_mcp.adapters.shared_state.codec import MsgpackCodecs
 from openproject_mcp.adapters.shared_state.memory import MemoryStore
+from openproject_mcp.adapters.shared_state.redis import RedisStore
 from openproject_mcp.adapters.shared_state.sealed import SealedStore
 from openproject_mcp.application.activities import ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec
-from openproject_mcp.application.caching import EnrichmentCache, TenantCaches, tenant_key
+from openproject_mcp.application.caching import EnrichmentCache, SharedTier, TenantCaches, tenant_key
 from openproject_mcp.application.meetings import GetMeeting, ListMeetings
 from openproject_mcp.application.metadata import ListPriorities, ListStatuses, ListTypes, ListUsers
 from openproject_mcp.application.project_scope import ProjectResolver
@@ -166,10 +169,10 @@ class UseCases(containers.DeclarativeContainer):
     resolver = providers.ContextLocalSingleton(ProjectResolver, ports.projects)
     wiki_references = providers.Factory(WikiReferences, caches, instance)
     comment_cache: providers.Factory[EnrichmentCache[tuple[str, ...]]] = providers.Factory(
-        EnrichmentCache, caches, call.provided.tenant, "work-package-comments"
+        EnrichmentCache, caches, call.provided.tenant, "work-package-comments", tuple[str, ...]
     )
     agenda_cache: providers.Factory[EnrichmentCache[MeetingDetails]] = providers.Factory(
-        EnrichmentCache, caches, call.provided.tenant, "meeting-details"
+        EnrichmentCache, caches, call.provided.tenant, "meeting-details", MeetingDetails
     )
 
     list_projects = providers.Factory(ListProjects, ports.projects)
@@ -254,6 +257,37 @@ def _opened(pool: providers.Resource[aiohttp.BaseConnector]) -> aiohttp.BaseConn
     return cast(aiohttp.BaseConnector, value.result() if isinstance(value, asyncio.Future) else value)
 
 
+def new_shared_store(settings: Settings) -> SharedStore:
+    """The store replicas share: Redis where ``OPENPROJECT_REDIS_URL`` is set, else in this process.
+
+    Made at once (a Redis client connects on its first command), so sign-in can hold it before
+    the lifespan starts; :func:`shared_store_lifespan` checks it at start and closes it at the end.
+    """
+    return RedisStore(settings.redis_url) if settings.redis_url else MemoryStore()
+
+
+async def shared_store_lifespan(store: SharedStore) -> AsyncIterator[SharedStore]:
+    """The shared store's connection (a ``Resource``): asked once at start, closed at process end."""
+    if isinstance(store, RedisStore) and await store.healthy():
+        # An unreachable store logged its own line: the server starts anyway, without the shared cache.
+        logging.getLogger("openproject_mcp.shared_state").info("Shared state is kept at %s.", store.where)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+def _cache_tier(settings: Settings, store: SharedStore) -> SharedTier | None:
+    """The shared tier of the caches: only for OpenProject data, and only over a store other processes see."""
+    if settings.adapter != "openproject" or not store.shared:
+        return None
+    return SharedTier(store, MsgpackCodecs())
+
+
+def _capability_store(settings: Settings, store: SharedStore) -> SharedStore | None:
+    return store if _cache_tier(settings, store) is not None else None
+
+
 def _ports(
     adapter: providers.Provider[str], **backends: providers.Container[Any]
 ) -> dict[str, providers.Selector[Any]]:
@@ -268,7 +302,10 @@ class AppContainer(containers.DeclarativeContainer):
 
     settings: providers.Dependency[Settings] = providers.Dependency(instance_of=Settings)
     call = providers.Callable(current_call)
-    caches = providers.Singleton(TenantCaches)
+    shared_store = providers.Singleton(new_shared_store, settings)
+    """What replicas share (Redis with ``OPENPROJECT_REDIS_URL``, else in this process): caches and sign-in."""
+    shared_store_connection = providers.Resource(shared_store_lifespan, shared_store)
+    caches = providers.Singleton(TenantCaches, shared=providers.Callable(_cache_tier, settings, shared_store))
     write_policy = providers.Singleton(WritePolicy, settings.provided.read_only)  # what every write port checks
 
     dataset = providers.Singleton(_load, settings)
@@ -277,8 +314,9 @@ class AppContainer(containers.DeclarativeContainer):
     pool = providers.Resource(open_pool)
     client_settings = providers.Singleton(_client_settings, settings)
     limiters = providers.Singleton(TenantLimiters, settings.provided.max_concurrency)
-    capability_cache = providers.Singleton(CapabilityCache)
-    shared_store = providers.Singleton(MemoryStore)
+    capability_cache = providers.Singleton(
+        CapabilityCache, store=providers.Callable(_capability_store, settings, shared_store)
+    )
     openproject = providers.Container(
         OpenProjectRepositories,
         call=call,
@@ -350,13 +388,23 @@ class Application:
                 getattr(self.container.fixture, name)()
 
     async def start(self) -> None:
-        """Open the process resources (the connection pool). The server's lifespan calls it."""
-        if self._started or self.settings.adapter != "openproject":
+        """Open the process resources (the shared store's connection, and the connection pool for
+        OpenProject). The server's lifespan calls it."""
+        if self._started:
             return
-        started = self.container.init_resources()
-        if started is not None:
-            await started
+        opened: Awaitable[Any] | None
+        if self.settings.adapter != "openproject":
+            opened = self.container.shared_store_connection.init()  # in-memory data: no connection pool
+        else:
+            opened = self.container.init_resources()
+        if opened is not None:
+            await opened
         self._started = True
+
+    async def shared_state_reachable(self) -> bool:
+        """Whether the shared store answers now (always, for the in-process one)."""
+        store: SharedStore = self.container.shared_store()
+        return await store.healthy()
 
     async def aclose(self) -> None:
         """Close the process resources (at process end)."""

@@ -37,6 +37,7 @@ class Settings:
     limits: UpstreamLimits = field(default_factory=lambda: UpstreamLimits())
     result_format: ResultFormat = "full"
     output_schemas: OutputSchemas = "outline"
+    redis_url: str | None = field(default=None, repr=False)  # may carry a password
 
     def __post_init__(self) -> None:
         if self.base_url is not None:
@@ -116,6 +117,25 @@ def load_result_format(env: Mapping[str, str]) -> ResultFormat:
 # ---------------------------------------------------------------------------------------------
 
 
+# Shared state between replicas (OPENPROJECT_REDIS_URL) ---------------------------------------
+
+REDIS_SCHEMES = ("redis", "rediss", "unix")
+
+
+def load_redis_url(env: Mapping[str, str]) -> str | None:
+    """``OPENPROJECT_REDIS_URL``, checked for its form only (never echoed: it may hold a password)."""
+    url = env.get("OPENPROJECT_REDIS_URL", "").strip()
+    if not url:
+        return None
+    scheme, _, rest = url.partition("://")
+    if scheme.lower() not in REDIS_SCHEMES or not rest:
+        raise ConfigurationError(
+            "OPENPROJECT_REDIS_URL must be a redis://host:port/db, rediss://... (TLS) or unix:///path URL; "
+            "leave it empty to keep state in each process."
+        )
+    return url
+
+
 def env_flag(env: Mapping[str, str], name: str) -> bool:
     return read_flag(env, name, ConfigurationError)
 
@@ -162,6 +182,7 @@ def load_settings(
         limits=load_limits(env),
         result_format=load_result_format(env),
         output_schemas=load_output_schemas(env),
+        redis_url=load_redis_url(env),
     )
     if demo and dataset:
         raise ConfigurationError("Pass either --demo or --dataset PATH, not both.")

@@ -62,11 +62,18 @@ class GetApiSpec:
     async def _document(self, *, refresh: bool) -> dict[str, Any]:
         if not refresh:
             cached = self._caches.spec.get(self._tenant)
+            if cached is None:
+                shared = await self._caches.shared_get("spec", self._tenant, dict[str, Any])
+                if isinstance(shared, dict):
+                    cached = shared
+                    self._caches.spec.put(self._tenant, shared)
             if cached is not None:
                 return dict(cached)
         document = dict(await self._specs.spec())
         if _values_within(document, CACHE_MAX_VALUES):
             self._caches.spec.put(self._tenant, document)
+            ttl = self._caches.settings.spec_ttl_seconds
+            await self._caches.shared_put("spec", self._tenant, document, dict[str, Any], ttl)
         return document
 
 

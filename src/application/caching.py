@@ -2,6 +2,14 @@
 
 A tenant is one credential on one instance. Its key is a hash of both, so a raw token is never
 held as a key, and two callers never see each other's cached content.
+
+Two tiers. The local tier (``TtlLruCache``) is what every read consults, synchronously, as
+before. Where the process has a shared store (Redis, so that replicas share their caches), a
+:class:`SharedTier` sits behind it: a call loads what it is about to read in one round trip
+(``preload``), and sends what it added in one round trip when its step is done (``flush``).
+Without a shared store those steps return at once, so one process alone pays nothing for them.
+A shared store that cannot be reached reads as empty and drops writes: the caches then work as
+one process's caches, and no call fails for it.
 """
 
 from __future__ import annotations
@@ -9,9 +17,11 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
-from typing import Generic, TypeVar, cast
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar, cast
+
+from openproject_mcp.ports.shared_state import Codec, Codecs, SharedStore
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -60,6 +70,49 @@ class TtlLruCache(Generic[K, V]):
         return list(self._entries)
 
 
+def instance_key(instance: str) -> str:
+    """A stable key for one instance (its address is no secret, but keys stay short and plain)."""
+    return f"instance:{hashlib.sha256(instance.encode()).hexdigest()[:32]}"
+
+
+@dataclass(slots=True)
+class SharedTier:
+    """The shared store behind the local caches, and how values travel through it.
+
+    A value larger than ``max_value_bytes`` once encoded is kept locally only. A value that does
+    not decode (written by another version of the server) is a miss.
+    """
+
+    store: SharedStore
+    codecs: Codecs
+    max_value_bytes: int = 4 * 1024 * 1024
+    _codecs: dict[str, Codec[Any]] = field(default_factory=dict)
+
+    def codec(self, name: str, tp: Any) -> Codec[Any]:
+        codec = self._codecs.get(name)
+        if codec is None:
+            codec = self._codecs[name] = self.codecs.codec(tp)
+        return codec
+
+    async def load(self, keys: Sequence[str], codec: Codec[Any]) -> list[object | None]:
+        found: list[object | None] = []
+        for data in await self.store.get_many(keys):
+            value: object | None = None
+            if data is not None:
+                try:
+                    value = codec.decode(data)
+                except ValueError:
+                    value = None
+            found.append(value)
+        return found
+
+    async def save(self, entries: Mapping[str, object], codec: Codec[Any], ttl_seconds: float) -> None:
+        encoded = {key: codec.encode(value) for key, value in entries.items()}
+        kept = {key: data for key, data in encoded.items() if len(data) <= self.max_value_bytes}
+        if kept and ttl_seconds > 0:
+            await self.store.put_many(kept, ttl_seconds)
+
+
 @dataclass(frozen=True, slots=True)
 class CacheSettings:
     enrichment_entries: int = 20_000
@@ -80,7 +133,12 @@ class TenantCaches:
     ``wiki_ids``: which wiki page ids exist on an instance is shared by its callers (ids only,
     never a title or whether a caller may see the page)."""
 
-    def __init__(self, settings: CacheSettings = CacheSettings(), clock: Clock = time.monotonic) -> None:
+    def __init__(
+        self, settings: CacheSettings = CacheSettings(), clock: Clock = time.monotonic, shared: SharedTier | None = None
+    ) -> None:
+        self.settings = settings
+        self.shared = shared
+        """Where replicas share these caches; ``None`` keeps them in this process."""
         self.enrichment: TtlLruCache[tuple[str, str, int, str], object] = TtlLruCache(
             settings.enrichment_entries, settings.enrichment_ttl_seconds, clock
         )
@@ -96,6 +154,16 @@ class TenantCaches:
         self.tokens: TtlLruCache[tuple[str, bytes], tuple[str, ...]] = TtlLruCache(
             settings.token_entries, settings.token_ttl_seconds, clock
         )
+
+    async def shared_get(self, name: str, key: str, tp: Any) -> object | None:
+        """The value under ``name:key`` in the shared tier (``None``: none, or no shared tier)."""
+        if self.shared is None:
+            return None
+        return (await self.shared.load([f"{name}:{key}"], self.shared.codec(name, tp)))[0]
+
+    async def shared_put(self, name: str, key: str, value: object, tp: Any, ttl_seconds: float) -> None:
+        if self.shared is not None:
+            await self.shared.save({f"{name}:{key}": value}, self.shared.codec(name, tp), ttl_seconds)
 
 
 class TokenCache:
@@ -136,11 +204,47 @@ class EnrichmentCache(Generic[V]):
     fetched again; they also expire and are evicted least-recently-used first.
     """
 
-    def __init__(self, caches: TenantCaches, tenant: str, kind: str) -> None:
+    def __init__(self, caches: TenantCaches, tenant: str, kind: str, value_type: Any = None) -> None:
         self._caches = caches
         self._store = caches.enrichment
         self._tenant = tenant
         self._kind = kind
+        shared = caches.shared if value_type is not None else None
+        self._shared = shared
+        self._codec = shared.codec(f"enrichment:{kind}", value_type) if shared is not None else None
+        self._pending: dict[str, object] = {}
+
+    def _shared_key(self, record_id: int, version: str) -> str:
+        return f"enrichment:{self._tenant}:{self._kind}:{record_id}:{version}"
+
+    async def preload(self, records: Iterable[tuple[int, str]]) -> int:
+        """Copy from the shared tier what the local tier lacks of ``records`` (id, version); one round trip.
+
+        Returns how many entries came from the shared tier.
+        """
+        if self._shared is None or self._codec is None:
+            return 0
+        wanted = [
+            (record_id, version)
+            for record_id, version in dict.fromkeys(records)
+            if self._store.get((self._tenant, self._kind, record_id, version)) is None
+        ]
+        if not wanted:
+            return 0
+        values = await self._shared.load([self._shared_key(*item) for item in wanted], self._codec)
+        loaded = 0
+        for (record_id, version), value in zip(wanted, values, strict=True):
+            if value is not None:
+                self._store.put((self._tenant, self._kind, record_id, version), value)
+                loaded += 1
+        return loaded
+
+    async def flush(self) -> None:
+        """Send what :meth:`put` added since the last flush to the shared tier (one round trip)."""
+        if self._shared is None or self._codec is None or not self._pending:
+            return
+        pending, self._pending = self._pending, {}
+        await self._shared.save(pending, self._codec, self._caches.settings.enrichment_ttl_seconds)
 
     def token_store(self) -> TokenCache:
         """The same tenant's token cache, for ranking what this cache's records hold."""
@@ -151,3 +255,5 @@ class EnrichmentCache(Generic[V]):
 
     def put(self, record_id: int, version: str, value: V) -> None:
         self._store.put((self._tenant, self._kind, record_id, version), value)
+        if self._codec is not None:
+            self._pending[self._shared_key(record_id, version)] = value

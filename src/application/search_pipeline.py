@@ -143,6 +143,8 @@ async def run_search(
     deep: dict[int, D] = {}
     to_fetch: list[C] = []
     evidence, backfill = _enrichment_order(spec, by_key, [spec.key(r.record) for r in shallow], server_matches)
+    if spec.cache is not None:  # what other replicas already read: one round trip, before anything is chosen
+        await spec.cache.preload((spec.key(c), spec.version(c)) for c in by_key.values())
     window = 0  # enrichment positions used: fetched or already cached
     for candidates, backfilling in ((evidence, False), (backfill, True)):
         for candidate in candidates:
@@ -175,7 +177,11 @@ async def run_search(
 
     if to_fetch and progress is not None:
         await progress(0, len(to_fetch), f"Reading {len(to_fetch)} {spec.what} in depth")
-    await map_bounded(to_fetch, settings.concurrency, fetch)
+    try:
+        await map_bounded(to_fetch, settings.concurrency, fetch)
+    finally:
+        if spec.cache is not None:
+            await spec.cache.flush()
 
     final = await rank_with(
         scorer,

@@ -82,6 +82,18 @@ class DiscoverySettings:
     concurrency: int = 8
 
 
+@dataclass(frozen=True, slots=True)
+class ExplorationSnapshot:
+    """One caller's :class:`_Exploration` as it travels through the shared tier."""
+
+    pages: tuple[WikiPage, ...] = ()
+    missing: tuple[int, ...] = ()
+    dense_to: int = 0
+    links_read: bool = False
+    searches: tuple[tuple[str, int | None, str], ...] = ()
+    started_at: float = 0.0
+
+
 @dataclass(slots=True)
 class _Exploration:
     """One caller's view of the wiki: the pages it could read and the ids that answered 404."""
@@ -94,6 +106,30 @@ class _Exploration:
     searches: set[tuple[str, int | None, str]] = field(default_factory=set)
     """The searches answered so far (query, project, match mode): a repeat is cheap."""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    started_at: float = field(default_factory=time.time)
+    """When this discovery began (wall clock): it expires ``wiki_ttl_seconds`` later, on every replica."""
+
+    def snapshot(self) -> ExplorationSnapshot:
+        return ExplorationSnapshot(
+            pages=tuple(self.pages[k] for k in sorted(self.pages)),
+            missing=tuple(sorted(self.missing)),
+            dense_to=self.dense_to,
+            links_read=self.links_read,
+            searches=tuple(sorted(self.searches, key=repr)),
+            started_at=self.started_at,
+        )
+
+    def merge(self, shared: ExplorationSnapshot) -> None:
+        """Add what another replica found for the same caller (pages, misses and searches only grow)."""
+        for page in shared.pages:
+            self.pages.setdefault(page.id, page)
+        self.missing.update(shared.missing)
+        self.dense_to = max(self.dense_to, shared.dense_to)
+        self.links_read = self.links_read or shared.links_read
+        self.searches.update(shared.searches)
+        self.started_at = min(self.started_at, shared.started_at)
+        self.advance()
 
     def tried(self, page_id: int) -> bool:
         return page_id <= self.dense_to or page_id in self.pages or page_id in self.missing
@@ -205,9 +241,14 @@ class SearchWikiPages:
         if not isinstance(state, _Exploration):
             state = _Exploration()
             self._caches.wiki.put(key, state)  # expires wiki_ttl_seconds after it was started
-        ids = self._references.ids()
         call = _Call()
         async with state.lock:
+            ids = await self._references.load()
+            if not request.refresh_cache:
+                shared = await self._caches.shared_get("wiki", self._tenant, ExplorationSnapshot)
+                if isinstance(shared, ExplorationSnapshot):
+                    fresh = fresh and not shared.pages and not shared.missing and not shared.dense_to
+                    state.merge(shared)
             search = ((query or "").casefold(), project_id, request.match_mode)
             done = not fresh and not self._plan(state, ids, call, 1)
             repeat = search in state.searches and bool(state.pages)
@@ -236,6 +277,10 @@ class SearchWikiPages:
                 highest_id_probed=max(tried, default=None),
             )
             notes.extend(self._coverage_notes(state, coverage, len(pages), project_id, call))
+            if self._caches.shared is not None:
+                remaining = self._caches.settings.wiki_ttl_seconds - (time.time() - state.started_at)
+                await self._caches.shared_put("wiki", self._tenant, state.snapshot(), ExplorationSnapshot, remaining)
+                await self._references.publish()
         return pages, coverage, call.failures
 
     async def _harvest_links(self, state: _Exploration, ids: InstanceWikiIds, call: _Call) -> None:

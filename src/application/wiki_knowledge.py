@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from openproject_mcp.application.caching import TenantCaches
+from openproject_mcp.application.caching import TenantCaches, instance_key
 from openproject_mcp.domain.entities import WikiPageLink
 
 _PAGE_HREF = re.compile(r"wiki_pages/(\d{1,9})\b")
@@ -102,6 +102,42 @@ class InstanceWikiIds:
                     self.hint((page_id,))
 
 
+@dataclass(frozen=True, slots=True)
+class WikiIdsSnapshot:
+    """:class:`InstanceWikiIds` as it travels through the shared tier (wall-clock time, not monotonic)."""
+
+    known: tuple[int, ...] = ()
+    hinted: tuple[int, ...] = ()
+    internal_providers: tuple[str, ...] = ()
+    external_providers: tuple[str, ...] = ()
+    links_missing_at: float | None = None
+    """When ``GET /api/v3/wiki_page_links`` last answered 404, in ``time.time()`` seconds."""
+
+
+def snapshot_ids(ids: InstanceWikiIds) -> WikiIdsSnapshot:
+    since = ids.links_missing_since
+    return WikiIdsSnapshot(
+        known=tuple(sorted(ids.known)),
+        hinted=tuple(sorted(ids.hinted)),
+        internal_providers=tuple(sorted(ids.internal_providers)),
+        external_providers=tuple(sorted(ids.external_providers)),
+        links_missing_at=None if since is None else time.time() - (time.monotonic() - since),
+    )
+
+
+def merge_ids(ids: InstanceWikiIds, shared: WikiIdsSnapshot) -> None:
+    """Add what another replica learned: every set only grows, within its bounds."""
+    for page_id in shared.known:
+        ids.confirm(page_id)
+    ids.hint(shared.hinted)
+    ids.external_providers.update(shared.external_providers)
+    ids.internal_providers.update(p for p in shared.internal_providers if p not in ids.external_providers)
+    if shared.links_missing_at is not None:
+        since = time.monotonic() - max(0.0, time.time() - shared.links_missing_at)
+        if ids.links_missing_since is None or since > ids.links_missing_since:
+            ids.links_missing_since = since
+
+
 class WikiReferences:
     """One call's access to its instance's :class:`InstanceWikiIds` (kept in the app-level caches)."""
 
@@ -116,6 +152,21 @@ class WikiReferences:
         fresh = InstanceWikiIds()
         self._caches.wiki_ids.put(self._instance, fresh)
         return fresh
+
+    async def load(self) -> InstanceWikiIds:
+        """The instance's ids, with what other replicas learned merged in (where caches are shared)."""
+        ids = self.ids()
+        shared = await self._caches.shared_get("wiki-ids", instance_key(self._instance), WikiIdsSnapshot)
+        if isinstance(shared, WikiIdsSnapshot):
+            merge_ids(ids, shared)
+        return ids
+
+    async def publish(self) -> None:
+        """Hand what this process knows of the instance's ids to the other replicas."""
+        if self._caches.shared is not None:
+            ttl = self._caches.settings.wiki_id_ttl_seconds
+            snapshot = snapshot_ids(self.ids())
+            await self._caches.shared_put("wiki-ids", instance_key(self._instance), snapshot, WikiIdsSnapshot, ttl)
 
     def note_texts(self, texts: Iterable[str | None]) -> None:
         """Harvest page ids from texts read anyway (descriptions, comments)."""

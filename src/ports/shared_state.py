@@ -13,6 +13,10 @@ down. ``healthy`` tells health checks whether the shared part is currently reach
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
 
 
 class SharedStore(ABC):
@@ -33,6 +37,20 @@ class SharedStore(ABC):
         """Read and remove ``key`` in one step: two callers never both receive the value
         (single-use authorization codes, refresh-token rotation)."""
 
+    async def get_many(self, keys: Sequence[str]) -> list[bytes | None]:
+        """The values of ``keys``, in order (``None`` where absent); a shared store answers in one round trip."""
+        return [await self.get(key) for key in keys]
+
+    async def put_many(self, entries: Mapping[str, bytes], ttl_seconds: float) -> None:
+        """Store every entry for ``ttl_seconds``; a shared store sends them in one round trip."""
+        for key, value in entries.items():
+            await self.put(key, value, ttl_seconds)
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes see what this store holds (an in-process store: no)."""
+        return False
+
     async def healthy(self) -> bool:
         """Whether the store is reachable now; an in-process store always is."""
         return True
@@ -40,3 +58,22 @@ class SharedStore(ABC):
     @abstractmethod
     async def close(self) -> None:
         """Release connections; the store is not used afterwards."""
+
+
+class Codec(ABC, Generic[T]):
+    """Turns one kind of cached value into bytes and back (implemented by an adapter)."""
+
+    @abstractmethod
+    def encode(self, value: T) -> bytes: ...
+
+    @abstractmethod
+    def decode(self, data: bytes) -> T:
+        """The value ``data`` holds; ``ValueError`` when it is not one (another version wrote it)."""
+
+
+class Codecs(ABC):
+    """Makes a :class:`Codec` for a type built from builtins, tuples, sets and dataclasses."""
+
+    @abstractmethod
+    def codec(self, tp: Any) -> Codec[Any]:
+        """A codec for ``tp`` (a type or a generic alias such as ``tuple[str, ...]``)."""

@@ -17,15 +17,22 @@ upgraded instance (or a module switched on) is noticed without a restart.
 The cache also remembers how an instance wants to be asked (:meth:`CapabilityCache.dialect`),
 learned by the repositories from answers they received: which form of the meetings ``time``
 filter it accepts, and whether it sorts meetings by start time.
+
+Where replicas share a store, what one learned is handed to the others (:meth:`CapabilityCache.load`
+and :meth:`CapabilityCache.publish`): an instance is probed once for all of them, not once per
+process. The local memory stays what every read consults.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import hashlib
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
+
+import msgspec
 
 from openproject_mcp.adapters.openproject import endpoints, hal
 from openproject_mcp.adapters.openproject.client import OpenProjectClient
@@ -41,6 +48,7 @@ from openproject_mcp.domain.errors import (
 )
 from openproject_mcp.domain.queries import Filter
 from openproject_mcp.ports.repositories import CapabilityRepository
+from openproject_mcp.ports.shared_state import SharedStore
 
 CAPABILITY_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(InstanceCapabilities))
 
@@ -59,19 +67,87 @@ UNDETERMINED_MEANS: Mapping[str, bool] = {
 """What a capability counts as for one call when its probe could not tell (never cached)."""
 
 
+SHARED_RELOAD_SECONDS = 30.0
+"""How often, at most, a replica asks the shared store for what another replica learned."""
+
+
+class _Shared(msgspec.Struct, frozen=True):
+    """One instance's entry in the shared store; ``age`` is how long ago it was first learned."""
+
+    known: dict[str, bool] = {}
+    dialects: dict[str, str] = {}
+    age: float = 0.0
+
+
+_ENCODER = msgspec.msgpack.Encoder()
+_DECODER = msgspec.msgpack.Decoder(_Shared)
+
+
 class CapabilityCache:
     """App-level memory of each instance's capabilities, keyed by its base URL.
 
-    Holds definitive answers only; the lock per instance makes concurrent calls detect once.
+    Holds definitive answers only; the lock per instance makes concurrent calls detect once (per
+    process; with a shared ``store``, a replica that finds an instance already probed by another
+    one takes the answers from there).
     """
 
-    def __init__(self, ttl_seconds: float = CACHE_TTL_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        ttl_seconds: float = CACHE_TTL_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        store: SharedStore | None = None,
+    ) -> None:
         self._known: dict[str, dict[str, bool]] = {}
         self._dialects: dict[str, dict[str, str]] = {}
         self._learned_at: dict[str, float] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._ttl = ttl_seconds
         self._clock = clock
+        self._store = store if store is not None and store.shared else None
+        self._loaded_at: dict[str, float] = {}
+        self._published: dict[str, _Shared] = {}
+
+    @staticmethod
+    def _shared_key(base_url: str) -> str:
+        return f"capabilities:{hashlib.sha256(base_url.encode()).hexdigest()[:32]}"
+
+    async def load(self, base_url: str) -> None:
+        """Take in what other replicas learned of ``base_url``, at most every ``SHARED_RELOAD_SECONDS``
+        (and not at all while this process knows every capability). Without a shared store: nothing."""
+        if self._store is None:
+            return
+        self._expire(base_url)
+        now = self._clock()
+        last = self._loaded_at.get(base_url)
+        if last is not None and now - last < SHARED_RELOAD_SECONDS:
+            return
+        self._loaded_at[base_url] = now
+        data = await self._store.get(self._shared_key(base_url))
+        if data is None:
+            return
+        try:
+            shared = _DECODER.decode(data)
+        except msgspec.DecodeError:
+            return  # written by another version: as good as absent
+        if shared.age >= self._ttl:
+            return
+        known = {name: value for name, value in shared.known.items() if name in CAPABILITY_NAMES}
+        learned = self._learned_at.get(base_url)
+        self._learned_at[base_url] = min(now - max(0.0, shared.age), learned if learned is not None else now)
+        self._known[base_url] = known | self._known.get(base_url, {})
+        self._dialects[base_url] = dict(shared.dialects) | self._dialects.get(base_url, {})
+
+    async def publish(self, base_url: str) -> None:
+        """Hand what this process knows of ``base_url`` to the other replicas, if it changed."""
+        if self._store is None or base_url not in self._learned_at:
+            return
+        age = max(0.0, self._clock() - self._learned_at[base_url])
+        entry = _Shared(dict(self._known.get(base_url, {})), dict(self._dialects.get(base_url, {})), age)
+        previous = self._published.get(base_url)
+        if previous is not None and previous.known == entry.known and previous.dialects == entry.dialects:
+            return
+        self._published[base_url] = entry
+        await self._store.put(self._shared_key(base_url), _ENCODER.encode(entry), self._ttl - age)
 
     def lock(self, base_url: str) -> asyncio.Lock:
         lock = self._locks.get(base_url)
@@ -115,10 +191,14 @@ class CapabilityCache:
             self._known.clear()
             self._dialects.clear()
             self._learned_at.clear()
+            self._published.clear()
+            self._loaded_at.clear()
         else:
             self._known.pop(base_url, None)
             self._dialects.pop(base_url, None)
             self._learned_at.pop(base_url, None)
+            self._published.pop(base_url, None)
+            self._loaded_at.pop(base_url, None)
 
 
 class AiohttpCapabilityRepository(CapabilityRepository):
@@ -132,10 +212,12 @@ class AiohttpCapabilityRepository(CapabilityRepository):
         if all(name in known for name in CAPABILITY_NAMES):
             return InstanceCapabilities(**known)
         async with self._cache.lock(key):
+            await self._cache.load(key)
             known = self._cache.known(key)
             missing = {name for name in CAPABILITY_NAMES if name not in known}
             found: dict[str, Answer] = await _Probe(self._client).run(missing) if missing else {}
             self._cache.remember(key, {name: value for name, value in found.items() if value is not None})
+            await self._cache.publish(key)
         answers = {name: _settled(name, found.get(name)) for name in missing} | known
         return InstanceCapabilities(**answers)
 

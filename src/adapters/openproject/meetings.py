@@ -65,6 +65,13 @@ class AiohttpMeetingRepository(MeetingRepository):
 
     async def list(self, query: MeetingQuery, page: PageRequest) -> Page[Meeting]:
         key = self._client.base_url
+        await self._cache.load(key)
+        try:
+            return await self._list(query, page, key)
+        finally:
+            await self._cache.publish(key)
+
+    async def _list(self, query: MeetingQuery, page: PageRequest, key: str) -> Page[Meeting]:
         if query.time is None and self._cache.dialect(key, TIME_REQUIRED) == "yes":
             return await self._both_halves(query, page)
         attempts = _attempts(query, self._cache.dialect(key, TIME_FORM), self._cache.dialect(key, SORT_FORM))
