@@ -5,15 +5,29 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 ACCEPTANCE := ../shared/acceptance
 
-.PHONY: setup test check lint typecheck imports unit acceptance bench demo interop clean
+.PHONY: setup test check lint typecheck imports unit acceptance bench demo interop clean redis-server
 
-setup: $(STAMP)
+setup: $(STAMP) redis-server
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -e '.[dev]'
 	@touch $(STAMP)
+
+# The shared-state tests and benchmarks start a real redis-server of their own: installed here where
+# it is missing and the machine allows it (root with apt-get); elsewhere those tests are skipped.
+redis-server:
+	@command -v redis-server >/dev/null 2>&1 || { \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "installing redis-server (for the shared-state tests)"; \
+			{ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null 2>&1 || \
+			  { apt-get update -qq >/dev/null 2>&1 && \
+			    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null 2>&1; }; } || \
+			echo "redis-server could not be installed: the shared-state tests will be skipped"; \
+		else \
+			echo "redis-server is not installed (installing it needs root and apt-get): the shared-state tests will be skipped"; \
+		fi; }
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -172,6 +172,7 @@ async def _serve_http(
         instance=settings.instance,
         instance_url=settings.base_url,
         signin=_signin_server(application, signin, options) if signin else None,
+        shared_state=application.shared_state_reachable if settings.redis_url else None,
     )
     if signin is not None:
         logging.getLogger("openproject_mcp").info(

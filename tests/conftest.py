@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.support.redis_server import MISSING, RedisServer, redis_server_binary, running_redis
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED = REPO_ROOT.parent / "shared"
@@ -25,3 +28,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="also run the contract suite against the real OpenProject in OPENPROJECT_BASE_URL/OPENPROJECT_API_KEY",
     )
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A real ``redis-server`` of the test's own (free port, temporary directory), killed afterwards."""
+    if redis_server_binary() is None:
+        pytest.skip(MISSING)
+    with running_redis() as server:
+        yield server

@@ -71,6 +71,7 @@ class RedisStore(SharedStore):
         self._retry = retry_seconds
         self._clock = clock
         self._down_until: float | None = None  # set while the store counts as unreachable
+        self._outages = 0
 
     @property
     def shared(self) -> bool:
@@ -85,6 +86,7 @@ class RedisStore(SharedStore):
 
         if self._down_until is not None and self._clock() < self._down_until:
             return fallback
+        outage = self._outages  # a command sent before the latest failure proves nothing about now
         try:
             result = await command()
         except (RedisError, OSError, TimeoutError) as error:
@@ -95,9 +97,10 @@ class RedisStore(SharedStore):
                     self._where,
                     type(error).__name__,
                 )
+                self._outages += 1
             self._down_until = self._clock() + self._retry
             return fallback
-        if self._down_until is not None:
+        if self._down_until is not None and outage == self._outages:
             self._down_until = None
             LOGGER.warning("The shared store at %s answers again; the shared cache is back.", self._where)
         return result

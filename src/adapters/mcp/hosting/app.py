@@ -17,7 +17,7 @@ from openproject_mcp.adapters.mcp.hosting.access import (
     log_exchange,
 )
 from openproject_mcp.adapters.mcp.hosting.guard import GuardPolicy, McpGuard
-from openproject_mcp.adapters.mcp.hosting.health import InstanceProbe, Lifecycle, health_routes
+from openproject_mcp.adapters.mcp.hosting.health import InstanceProbe, Lifecycle, SharedStateCheck, health_routes
 from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter
 from openproject_mcp.adapters.mcp.hosting.options import HttpOptions, origin_allowlist, transport_security
 from openproject_mcp.adapters.mcp.hosting.signin import SignInServer
@@ -92,6 +92,7 @@ def build_http_app(
     instance: str,
     instance_url: str | None = None,
     signin: SignInServer | None = None,
+    shared_state: SharedStateCheck | None = None,
 ) -> RemoteApp:
     """The remote-mode ASGI app for ``server``. Build a fresh ``server`` for every app: each runs once.
 
@@ -100,6 +101,7 @@ def build_http_app(
     tenant fingerprint of the access log; ``instance_url`` is probed by ``/readyz`` when the
     options ask for it. With ``signin`` the server also signs users in with OpenProject (its
     routes, and its gate in front of the guard); header tokens keep working beside it.
+    ``shared_state``, where replicas share a store, tells ``/readyz`` whether it answers.
     """
     lifecycle = Lifecycle()
     probe = InstanceProbe(instance_url) if options.ready_checks_instance and instance_url else None
@@ -110,7 +112,7 @@ def build_http_app(
         max_request_body_size=options.max_body_bytes,
         transport_security=transport_security(options),
         host=options.host,
-        custom_starlette_routes=[*health_routes(lifecycle, probe), *(signin.routes() if signin else [])],
+        custom_starlette_routes=[*health_routes(lifecycle, probe, shared_state), *(signin.routes() if signin else [])],
     )
     policy = GuardPolicy(
         credentials_required=credentials_required,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
@@ -72,7 +73,19 @@ class InstanceProbe:
             return False
 
 
-def health_routes(lifecycle: Lifecycle, probe: InstanceProbe | None) -> list[Route]:
+SharedStateCheck = Callable[[], Awaitable[bool]]
+"""Whether the store the replicas share answers now."""
+
+SHARED_STATE_DOWN = "unreachable: serving without the shared cache"
+
+
+def health_routes(
+    lifecycle: Lifecycle, probe: InstanceProbe | None, shared_state: SharedStateCheck | None = None
+) -> list[Route]:
+    """``shared_state``, where replicas share a store, adds a ``sharedState`` check. A store that
+    does not answer makes the replica ``degraded`` but still ready (``200``): it serves every call,
+    only without the shared cache, and taking every replica out of the balancer would be worse."""
+
     async def healthz(request: Request) -> Response:
         return JSONResponse({"status": "ok"})
 
@@ -80,14 +93,19 @@ def health_routes(lifecycle: Lifecycle, probe: InstanceProbe | None) -> list[Rou
         checks: dict[str, str] = {"configuration": "ok"}
         if probe is not None:
             checks["instance"] = "ok" if await probe.reachable() else "unreachable"
+        if shared_state is not None:
+            checks["sharedState"] = "ok" if await shared_state() else SHARED_STATE_DOWN
         if lifecycle.draining:
             status = "draining"
         elif not lifecycle.started:
             status = "starting"
-        elif any(value != "ok" for value in checks.values()):
+        elif any(value != "ok" for name, value in checks.items() if name != "sharedState"):
             status = "unavailable"
+        elif checks.get("sharedState", "ok") != "ok":
+            status = "degraded"
         else:
             status = "ready"
-        return JSONResponse({"status": status, "checks": checks}, status_code=200 if status == "ready" else 503)
+        ready = status in ("ready", "degraded")
+        return JSONResponse({"status": status, "checks": checks}, status_code=200 if ready else 503)
 
     return [Route("/healthz", healthz, methods=["GET"]), Route("/readyz", readyz, methods=["GET"])]

@@ -1,0 +1,136 @@
+"""The Redis shared store against a real ``redis-server`` started for each test."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+import pytest
+import redis
+
+from openproject_mcp.adapters.shared_state.codec import MsgpackCodecs
+from openproject_mcp.adapters.shared_state.redis import PREFIX, RedisStore, describe
+from openproject_mcp.application.caching import SharedTier
+from openproject_mcp.domain.entities import AgendaItem, MeetingDetails, NamedRef
+from tests.support.redis_server import RedisServer
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def store(redis_server: RedisServer) -> AsyncIterator[RedisStore]:
+    opened = RedisStore(redis_server.url)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+def raw(server: RedisServer) -> redis.Redis:
+    return redis.Redis.from_url(server.url)
+
+
+async def test_values_round_trip_with_their_ttl_and_the_prefix(store: RedisStore, redis_server: RedisServer) -> None:
+    assert store.shared
+    await store.put("a", b"1", ttl_seconds=60)
+    await store.put_many({"b": b"2", "c": b"\x00\xff"}, ttl_seconds=30)
+    assert await store.get("a") == b"1"
+    assert await store.get_many(["c", "missing", "b"]) == [b"\x00\xff", None, b"2"]
+    client = raw(redis_server)
+    assert sorted(client.keys("*")) == sorted(f"{PREFIX}{key}".encode() for key in "abc")
+    assert 59_000 < client.pttl(f"{PREFIX}a") <= 60_000
+    assert 29_000 < client.pttl(f"{PREFIX}b") <= 30_000
+    await store.delete("a")
+    assert await store.get("a") is None
+    await store.put("b", b"gone", ttl_seconds=0)
+    assert await store.get("b") is None, "a TTL of zero removes the entry"
+
+
+async def test_an_entry_is_gone_once_its_ttl_has_passed(store: RedisStore) -> None:
+    await store.put("short", b"x", ttl_seconds=0.05)
+    for _ in range(200):  # Redis expires it; wait for that, without timing anything
+        if await store.get("short") is None:
+            break
+        await asyncio.sleep(0.02)
+    assert await store.get("short") is None
+
+
+async def test_take_hands_a_value_to_one_caller_only(store: RedisStore) -> None:
+    await store.put("code", b"once", ttl_seconds=60)
+    taken = await asyncio.gather(*(store.take("code") for _ in range(20)))
+    assert [value for value in taken if value is not None] == [b"once"]
+    assert await store.get("code") is None
+
+
+async def test_an_outage_reads_as_empty_drops_writes_and_logs_once_then_recovers(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="openproject_mcp.shared_state")
+    clock = Clock()
+    store = RedisStore(redis_server.url, clock=clock, retry_seconds=5.0)
+    try:
+        await store.put("kept", b"1", ttl_seconds=60)
+        assert await store.healthy()
+        redis_server.stop()
+        for _ in range(50):
+            assert await store.get("kept") is None
+            assert await store.get_many(["kept", "other"]) == [None, None]
+            await store.put("lost", b"2", ttl_seconds=60)
+            assert await store.take("kept") is None
+        assert not await store.healthy()
+        down = [r for r in caplog.records if "cannot be reached" in r.getMessage()]
+        assert len(down) == 1, "one line for the outage, not one per call"
+
+        redis_server.start()  # same port, empty (no persistence)
+        assert not await store.healthy(), "within the retry window the store is not asked"
+        clock.now += 5.0
+        assert await store.healthy()
+        await store.put("again", b"3", ttl_seconds=60)
+        assert await store.get("again") == b"3"
+        back = [r for r in caplog.records if "the shared cache is back" in r.getMessage()]
+        assert len(back) == 1
+    finally:
+        await store.close()
+
+
+async def test_an_unreachable_store_at_start_serves_as_empty(caplog: pytest.LogCaptureFixture) -> None:
+    from tests.unit.adapters.mcp_http.serving import free_port
+
+    store = RedisStore(f"redis://:s3cret-password@127.0.0.1:{free_port()}/2")
+    try:
+        assert await store.get("x") is None
+        assert not await store.healthy()
+    finally:
+        await store.close()
+    assert "s3cret-password" not in caplog.text
+    assert "cannot be reached" in caplog.text
+
+
+def test_the_logged_location_never_carries_a_password() -> None:
+    assert describe("redis://user:pw@cache.internal:6380/3") == "redis://cache.internal:6380/3"
+    assert describe("rediss://:pw@cache.internal") == "rediss://cache.internal"
+    assert describe("unix:///run/redis.sock") == "unix:///run/redis.sock"
+
+
+async def test_the_shared_tier_keeps_typed_values_and_bounds_their_size(store: RedisStore) -> None:
+    tier = SharedTier(store, MsgpackCodecs(), max_value_bytes=2_000)
+    codec = tier.codec("meeting-details", MeetingDetails)
+    details = MeetingDetails(
+        meeting_id=7,
+        participants=(NamedRef(1, "Ada"),),
+        agenda_items=(AgendaItem(id=3, title="Budget", position=1, notes="approve", outcomes=("approved",)),),
+    )
+    big_items = tuple(AgendaItem(id=n, title="x" * 200, position=n) for n in range(50))
+    big = MeetingDetails(meeting_id=8, participants=None, agenda_items=big_items)
+    await tier.save({"m:7": details, "m:8": big}, codec, ttl_seconds=60)
+    assert await tier.load(["m:7", "m:8", "m:9"], codec) == [details, None, None], "over the bound: not shared"
+
+    await store.put("m:bad", b"\x93not what a meeting is", ttl_seconds=60)
+    assert await tier.load(["m:bad"], codec) == [None], "an entry another version wrote is a miss"
