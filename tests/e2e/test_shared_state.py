@@ -27,7 +27,7 @@ from openproject_mcp.adapters.shared_state.redis import PREFIX
 from openproject_mcp.application.caching import CacheSettings, tenant_key
 from openproject_mcp.composition import Application
 from openproject_mcp.config import HttpSettings, Settings
-from tests.support.datasets import many_meetings, many_work_packages
+from tests.support.datasets import marked_organisation
 from tests.support.fake_openproject import FakeOpenProject
 from tests.support.redis_server import RedisServer
 from tests.unit.adapters.mcp_http.serving import Running, post, quiet_client_loggers, serving, tool_call
@@ -37,10 +37,11 @@ TENANTS = {SENTINEL: "Alphacorp", "bravo-token-41c2": "Bravocorp", "charlie-toke
 MARKERS = tuple(TENANTS.values())
 CALLS_PER_TENANT = 50
 
-SEARCH_WORK_PACKAGES = ("openproject_search_work_packages", {"query": "routine maintenance note"})
-SEARCH_MEETINGS = ("openproject_search_meetings", {"query": "status round"})
-SEARCH_WIKI = ("openproject_search_wiki_pages", {"query": "handbook"})
-API_SPEC = ("openproject_get_openapi_spec", {})
+Tool = tuple[str, dict[str, Any]]
+SEARCH_WORK_PACKAGES: Tool = ("openproject_search_work_packages", {"query": "routine maintenance note"})
+SEARCH_MEETINGS: Tool = ("openproject_search_meetings", {"query": "status round"})
+SEARCH_WIKI: Tool = ("openproject_search_wiki_pages", {"query": "handbook"})
+API_SPEC: Tool = ("openproject_get_openapi_spec", {})
 
 
 _CACHES = CacheSettings()
@@ -54,27 +55,7 @@ TTL_MS = {
 
 
 def organisation(marker: str) -> Dataset:
-    """Work packages with comments, meetings with agenda items and wiki pages, all marked."""
-    document = many_work_packages(12)
-    document["meetings"] = many_meetings(8)["meetings"]
-    document["instance"]["name"] = f"{marker} instance"
-    for user in document["users"]:
-        user["name"] = f"{user['name']} {marker}"
-    document["projects"][0]["name"] = f"{marker} operations"
-    for work_package in document["work_packages"]:
-        work_package["subject"] = f"{marker} routine maintenance task {work_package['id']}"
-        work_package["description"] = f"Check the usual {marker} things."
-        for activity in work_package["activities"]:
-            activity["comment"] = f"{marker} note on task {work_package['id']}"
-    for meeting in document["meetings"]:
-        meeting["title"] = f"{marker} weekly sync {meeting['id']}"
-        for item in meeting["agendaItems"]:
-            item["notes"] = f"{marker} figures"
-    document["wiki_pages"] = [
-        {"id": n, "project": 1, "title": f"{marker} handbook part {n}", "updatedAt": "2026-09-30T08:00:00Z"}
-        for n in (1, 2, 3)
-    ]
-    return parse_dataset(json.dumps(document).encode(), f"tenant {marker}")
+    return parse_dataset(json.dumps(marked_organisation(marker)).encode(), f"tenant {marker}")
 
 
 SPEC: dict[str, object] = {
@@ -164,21 +145,24 @@ async def test_a_search_repeated_on_the_other_replica_costs_only_its_candidate_r
                 other = await cost(upstream, http, shared.url(1), token, tool)
                 again = await cost(upstream, http, shared.url(1), token, tool)
                 measured[tool[0]] = (cold, other, again)
-        async with fake_server(fake_openproject_tenants) as alone_fake:
-            async with replicas(alone_fake, None) as apart, httpx2.AsyncClient(timeout=60) as http:
-                unshared = {
-                    tool[0]: (
-                        await cost(alone_fake, http, apart.url(0), token, tool),
-                        await cost(alone_fake, http, apart.url(1), token, tool),
-                    )
-                    for tool in (SEARCH_WORK_PACKAGES, SEARCH_MEETINGS, SEARCH_WIKI, API_SPEC)
-                }
+        async with (
+            fake_server(fake_openproject_tenants) as alone_fake,
+            replicas(alone_fake, None) as apart,
+            httpx2.AsyncClient(timeout=60) as http,
+        ):
+            unshared = {
+                name: (
+                    await cost(alone_fake, http, apart.url(0), token, (name, arguments)),
+                    await cost(alone_fake, http, apart.url(1), token, (name, arguments)),
+                )
+                for name, arguments in (SEARCH_WORK_PACKAGES, SEARCH_MEETINGS, SEARCH_WIKI, API_SPEC)
+            }
 
-    for tool, (cold, other, again) in measured.items():
-        assert other == again, f"{tool}: on the other replica as cheap as a repeat on the same one ({measured})"
-        assert other < cold, f"{tool}: the other replica used what the first read ({measured})"
-        unshared_cold, unshared_other = unshared[tool]
-        assert unshared_other > other, f"{tool}: without the shared store the other replica pays again ({unshared})"
+    for name, (cold, other, again) in measured.items():
+        assert other == again, f"{name}: on the other replica as cheap as a repeat on the same one ({measured})"
+        assert other < cold, f"{name}: the other replica used what the first read ({measured})"
+        unshared_cold, unshared_other = unshared[name]
+        assert unshared_other > other, f"{name}: without the shared store the other replica pays again ({unshared})"
         assert unshared_cold == cold, "the shared store changes nothing about a cold call"
     assert measured["openproject_get_openapi_spec"][1] == 0
     assert measured["openproject_search_work_packages"][1] <= 5, "the candidate legs only, no comment reads"
@@ -189,23 +173,34 @@ async def test_redis_stopped_mid_run_loses_no_call_and_is_logged_once_per_replic
     fake_openproject_tenants: dict[str, Dataset],
     capture_everything: pytest.LogCaptureFixture,
 ) -> None:
-    workload = (SEARCH_WORK_PACKAGES, SEARCH_MEETINGS, SEARCH_WIKI, API_SPEC, ("openproject_list_projects", {}))
-    async with fake_server(fake_openproject_tenants, latency=0.005) as upstream:
-        async with replicas(upstream, redis_server.url) as pair, httpx2.AsyncClient(timeout=60) as http:
+    workload: Sequence[tuple[str, dict[str, Any]]] = (
+        SEARCH_WORK_PACKAGES,
+        SEARCH_MEETINGS,
+        SEARCH_WIKI,
+        API_SPEC,
+        ("openproject_list_projects", {}),
+    )
+    async with (
+        fake_server(fake_openproject_tenants, latency=0.005) as upstream,
+        replicas(upstream, redis_server.url) as pair,
+        httpx2.AsyncClient(timeout=60) as http,
+    ):
 
-            async def one(token: str, index: int) -> tuple[str, httpx2.Response]:
-                return token, await call(http, pair.url(index), token, workload[index % len(workload)])
+        async def one(token: str, index: int) -> tuple[str, httpx2.Response]:
+            return token, await call(http, pair.url(index), token, workload[index % len(workload)])
 
-            async def stop_midway() -> None:
-                while len(upstream.requests) < 60:
-                    await asyncio.sleep(0.005)
-                await asyncio.to_thread(redis_server.stop)
+        async def stop_midway() -> None:
+            while len(upstream.requests) < 60:  # noqa: ASYNC110 - the fake has no event for this
+                await asyncio.sleep(0.005)
+            await asyncio.to_thread(redis_server.stop)
 
-            stopper = asyncio.create_task(stop_midway())
-            answers = await asyncio.gather(*(one(token, n) for n in range(40) for token in TENANTS))
-            await stopper
-            after = await asyncio.gather(*(one(token, n) for n in range(10) for token in TENANTS))
-            ready = [await http.get(f"{running.url}/readyz") for running in pair.running]
+        stopper = asyncio.create_task(stop_midway())
+        answers = await asyncio.gather(*(one(token, n) for n in range(40) for token in TENANTS))
+        stopped_midway = stopper.done()
+        stopper.cancel()
+        assert stopped_midway, "Redis was stopped while the calls ran"
+        after = await asyncio.gather(*(one(token, n) for n in range(10) for token in TENANTS))
+        ready = [await http.get(f"{running.url}/readyz") for running in pair.running]
 
     for token, response in [*answers, *after]:
         assert markers_in(response.text) <= {TENANTS[token]}
@@ -234,14 +229,17 @@ async def test_no_tenant_reads_another_tenants_entries_through_the_shared_cache(
         ("openproject_list_work_package_activities", {"workPackageId": 2}),
     )
     limits = httpx2.Limits(max_connections=200, max_keepalive_connections=200)
-    async with fake_server(fake_openproject_tenants, latency=0.01) as upstream:
-        async with replicas(upstream, redis_server.url) as pair, httpx2.AsyncClient(timeout=60, limits=limits) as http:
+    async with (
+        fake_server(fake_openproject_tenants, latency=0.01) as upstream,
+        replicas(upstream, redis_server.url) as pair,
+        httpx2.AsyncClient(timeout=60, limits=limits) as http,
+    ):
 
-            async def one(token: str, index: int) -> tuple[str, httpx2.Response]:
-                return token, await call(http, pair.url(index), token, workload[index % len(workload)])
+        async def one(token: str, index: int) -> tuple[str, httpx2.Response]:
+            return token, await call(http, pair.url(index), token, workload[index % len(workload)])
 
-            answers = await asyncio.gather(*(one(token, n) for n in range(CALLS_PER_TENANT) for token in TENANTS))
-            instance = pair.applications[0].settings.instance
+        answers = await asyncio.gather(*(one(token, n) for n in range(CALLS_PER_TENANT) for token in TENANTS))
+        instance = pair.applications[0].settings.instance
 
     assert len(answers) == len(TENANTS) * CALLS_PER_TENANT
     leaks = [(token, markers_in(r.text)) for token, r in answers if markers_in(r.text) - {TENANTS[token]}]
@@ -255,14 +253,14 @@ async def test_no_tenant_reads_another_tenants_entries_through_the_shared_cache(
     assert {request.token for request in upstream.requests} == set(TENANTS)
 
     client = redis.Redis.from_url(redis_server.url)
-    keys = [key.decode() for key in client.keys("*")]
+    keys = [key.decode() if isinstance(key, bytes) else str(key) for key in client.keys("*")]
     owner = {tenant_key(instance, token): TENANTS[token] for token in TENANTS}
     tenant_entries = [key for key in keys if key.split(":", 2)[1] in ("enrichment", "wiki", "spec")]
     assert {k.split(":", 2)[1] for k in tenant_entries} == {"enrichment", "wiki", "spec"}, keys
     for key in keys:
         assert key.startswith(PREFIX)
         value = client.get(key)
-        assert value is not None
+        assert isinstance(value, bytes)
         assert SENTINEL.encode() not in value and SENTINEL not in key, "no token in a key or a value"
         kind = key.split(":", 2)[1]
         assert 0 < client.pttl(key) <= TTL_MS[kind], f"{key} expires within its cache's time to live"

@@ -150,6 +150,31 @@ def many_meetings(count: int, *, old_outcome: str | None = None) -> dict[str, An
     return document
 
 
+def marked_organisation(marker: str, work_packages: int = 12, meetings: int = 8) -> dict[str, Any]:
+    """Work packages with comments, meetings with agenda items and three wiki pages, every visible
+    text carrying ``marker``: an answer, or a cache entry, shows whose organisation it came from."""
+    document = many_work_packages(work_packages)
+    document["meetings"] = many_meetings(meetings)["meetings"]
+    document["instance"]["name"] = f"{marker} instance"
+    for user in document["users"]:
+        user["name"] = f"{user['name']} {marker}"
+    document["projects"][0]["name"] = f"{marker} operations"
+    for work_package in document["work_packages"]:
+        work_package["subject"] = f"{marker} routine maintenance task {work_package['id']}"
+        work_package["description"] = f"Check the usual {marker} things."
+        for activity in work_package["activities"]:
+            activity["comment"] = f"{marker} note on task {work_package['id']}"
+    for meeting in document["meetings"]:
+        meeting["title"] = f"{marker} weekly sync {meeting['id']}"
+        for item in meeting["agendaItems"]:
+            item["notes"] = f"{marker} figures"
+    document["wiki_pages"] = [
+        {"id": n, "project": 1, "title": f"{marker} handbook part {n}", "updatedAt": "2026-09-30T08:00:00Z"}
+        for n in (1, 2, 3)
+    ]
+    return document
+
+
 def write(tmp_path: Path, document: dict[str, Any], name: str = "dataset.json") -> Path:
     path = tmp_path / name
     path.write_text(json.dumps(document), encoding="utf-8")
