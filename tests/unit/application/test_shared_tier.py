@@ -9,11 +9,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from openproject_mcp.adapters.openproject.capabilities import CAPABILITY_NAMES, CapabilityCache
 from openproject_mcp.adapters.shared_state.codec import MsgpackCodecs
 from openproject_mcp.adapters.shared_state.memory import MemoryStore
 from openproject_mcp.application.caching import EnrichmentCache, SharedTier, TenantCaches, tenant_key
 from openproject_mcp.application.wiki_knowledge import WikiReferences
+from openproject_mcp.config import ConfigurationError, load_settings
 
 
 class SharedMemoryStore(MemoryStore):
@@ -96,3 +99,16 @@ def test_the_redis_client_is_imported_only_where_a_redis_url_is_set() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.strip() == "False"
+
+
+def test_the_redis_url_is_checked_at_start_without_repeating_it() -> None:
+    env = {"OPENPROJECT_BASE_URL": "https://op.example.com", "OPENPROJECT_API_KEY": "k"}
+    assert load_settings(env).redis_url is None
+    url = "rediss://:pw@cache.internal:6380/1"
+    assert load_settings({**env, "OPENPROJECT_REDIS_URL": f"  {url} "}).redis_url == url
+    assert "pw" not in repr(load_settings({**env, "OPENPROJECT_REDIS_URL": url}))
+    with pytest.raises(ConfigurationError) as refused:
+        load_settings({**env, "OPENPROJECT_REDIS_URL": "http://:secret-pw@cache:6379"})
+    assert "OPENPROJECT_REDIS_URL" in str(refused.value)
+    assert "redis://" in str(refused.value)
+    assert "secret-pw" not in str(refused.value)
