@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -23,10 +24,10 @@ from openproject_mcp.adapters.fixture.dataset import Dataset, parse_dataset
 from openproject_mcp.adapters.mcp.hosting import build_http_app
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.adapters.openproject.capabilities import CACHE_TTL_SECONDS
-from openproject_mcp.adapters.shared_state.redis import PREFIX
+from openproject_mcp.adapters.shared_state.redis import PREFIX, RedisStore
 from openproject_mcp.application.caching import CacheSettings, tenant_key
 from openproject_mcp.composition import Application
-from openproject_mcp.config import HttpSettings, Settings
+from openproject_mcp.config import HttpSettings, Settings, SignInSettings
 from tests.support.datasets import marked_organisation
 from tests.support.fake_openproject import FakeOpenProject
 from tests.support.redis_server import RedisServer
@@ -274,3 +275,44 @@ async def test_no_tenant_reads_another_tenants_entries_through_the_shared_cache(
 
     logged = capture_everything.text + "".join(capfd.readouterr())
     assert SENTINEL not in logged
+
+
+async def test_sign_in_state_written_by_one_replica_is_taken_once_by_the_other_and_sealed_in_redis(
+    redis_server: RedisServer,
+) -> None:
+    keys = (os.urandom(32),)
+    signin = SignInSettings("client-id", "client-secret", "http://127.0.0.1:9", keys)
+    settings = Settings(backend="openproject", base_url="http://127.0.0.1:9", redis_url=redis_server.url)
+    first, second = Application(settings, shared=True), Application(settings, shared=True)
+    await first.start()
+    await second.start()
+    try:
+        assert isinstance(first.container.shared_store(), RedisStore)
+        written, _ = first.signin_parts(signin)
+        read, _ = second.signin_parts(signin)
+        await written.put("code:abc", b"grant-for-bravo", ttl_seconds=60)
+        taken = await asyncio.gather(read.take("code:abc"), read.take("code:abc"), written.take("code:abc"))
+    finally:
+        await first.aclose()
+        await second.aclose()
+    assert [value for value in taken if value is not None] == [b"grant-for-bravo"], "a code is used once"
+    client = redis.Redis.from_url(redis_server.url)
+    assert client.get(f"{PREFIX}code:abc") is None
+
+
+async def test_sign_in_state_at_rest_in_redis_is_sealed(redis_server: RedisServer) -> None:
+    signin = SignInSettings("client-id", "client-secret", "http://127.0.0.1:9", (os.urandom(32),))
+    settings = Settings(backend="openproject", base_url="http://127.0.0.1:9", redis_url=redis_server.url)
+    application = Application(settings, shared=True)
+    await application.start()
+    try:
+        store, _ = application.signin_parts(signin)
+        await store.put("token:xyz", b"openproject-access-token-value", ttl_seconds=60)
+        client = redis.Redis.from_url(redis_server.url)
+        raw = client.get(f"{PREFIX}token:xyz")
+        assert isinstance(raw, bytes)
+        assert b"openproject-access-token-value" not in raw
+        assert 0 < client.pttl(f"{PREFIX}token:xyz") <= 60_000
+        assert await store.get("token:xyz") == b"openproject-access-token-value"
+    finally:
+        await application.aclose()
