@@ -12,6 +12,12 @@ The data is synthetic but shaped like the real thing: a Zipf-distributed vocabul
 thousand words plus English function words, sentences with punctuation, and about a third of
 the long texts holding non-ASCII text (names with accents, typographic quotes), which takes
 the slower folding path. The query has one exact word, one typo and one prefix.
+
+Against the code before ADR 0016 (``benchmarks/baseline.py`` rebuilds it from the repository's
+history): the page and the work package search are timed in interleaved rounds, the old code and
+this one alternating in one process, and the ratio of their medians is what the targets read
+(at most ``BASELINE_TARGET`` of the old median). On a shared machine the absolute medians move
+by a factor of two or three from run to run; the ratio measured within one run does not.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+from benchmarks import baseline
 from openproject_mcp.application.caching import TenantCaches, TokenCache
 from openproject_mcp.application.search_pipeline import PipelineResult, SearchSpec, run_search
 from openproject_mcp.application.search_work_packages import FULL_FIELDS as WP_FULL_FIELDS
@@ -35,6 +42,9 @@ RUNS = 30
 WARMUP = 3
 PAGE_TARGET_MS = 5.0
 BULK_TARGET_MS = 100.0
+# The page and the work package search, as a share of the median before ADR 0016.
+BASELINE_TARGET = 0.6
+BASELINE_ROUNDS = 41
 
 FUNCTION_WORD_TEXT = "the of and to in a is for on that with as by we at from this it be are was or an will has not"
 SYLLABLE_TEXT = (
@@ -204,6 +214,89 @@ def rank_bulk(workload: Workload) -> list[Ranked[Candidate]]:
     return rank_records(workload.bulk, workload.query, SHALLOW_FIELDS, key=lambda c: c.id)
 
 
+def interleaved(old: Callable[[], object], new: Callable[[], object], rounds: int) -> tuple[float, float]:
+    """Median wall milliseconds of ``old`` and ``new``, run alternately (which goes first alternates too)."""
+    for _ in range(WARMUP):
+        old()
+        new()
+    samples: tuple[list[float], list[float]] = ([], [])
+    for round_index in range(rounds):
+        order = ((0, old), (1, new)) if round_index % 2 == 0 else ((1, new), (0, old))
+        for which, action in order:
+            started = time.perf_counter()
+            action()
+            samples[which].append((time.perf_counter() - started) * 1000.0)
+    return statistics.median(samples[0]), statistics.median(samples[1])
+
+
+def old_page(workload: Workload) -> Callable[[], object]:
+    """The page as the code before ADR 0016 ranked it: two independent rankings."""
+    search = baseline.load("domain.search")
+
+    def run() -> object:
+        shallow = search.rank_records(
+            workload.shallow, workload.query, SHALLOW_FIELDS, key=lambda c: c.id, weight_scale=SCALE
+        )
+        deep = search.rank_records(workload.deep, workload.query, DEEP_FIELDS, key=lambda e: e.id, weight_scale=SCALE)
+        return shallow, deep
+
+    return run
+
+
+def old_work_package_search(
+    workload: Workload,
+    loop: asyncio.AbstractEventLoop,
+    prepared: tuple[tuple[WorkPackage, ...], dict[int, tuple[str, ...]]],
+) -> Callable[[], object]:
+    """``work_package_search`` through the pipeline and fields of the code before ADR 0016."""
+    pipeline = baseline.load("application.search_pipeline")
+    use_case = baseline.load("application.search_work_packages")
+    records, comments = prepared
+
+    async def enrich(wp: WorkPackage) -> tuple[str, ...]:
+        return comments.get(wp.id, ())
+
+    spec = pipeline.SearchSpec(
+        shallow_fields=use_case.SHALLOW_FIELDS,
+        full_fields=use_case.FULL_FIELDS,
+        key=lambda w: w.id,
+        version=lambda w: w.updated_at.isoformat() if w.updated_at else "",
+        recency=lambda w: w.updated_at,
+        enrich=enrich,
+    )
+
+    def run() -> object:
+        return loop.run_until_complete(pipeline.run_search(spec, records, workload.query, "fuzzy"))
+
+    return run
+
+
+def against_baseline(
+    workload: Workload,
+    loop: asyncio.AbstractEventLoop,
+    prepared: tuple[tuple[WorkPackage, ...], dict[int, tuple[str, ...]]],
+) -> None:
+    try:
+        old_runs = (old_page(workload), old_work_package_search(workload, loop, prepared))
+    except baseline.BaselineUnavailableError as error:
+        print(f"  against the code before ADR 0016: not measured ({error})")
+        return
+    print(
+        f"  against the code before ADR 0016 ({baseline.BASELINE_COMMIT[:7]}), {BASELINE_ROUNDS} interleaved rounds, "
+        "median wall ms, old -> now:"
+    )
+    names = ("page: 250 shallow + 25 deep", "work package search: 250 candidates, 25 enriched")
+    new_runs = (lambda: rank_page(workload), lambda: work_package_search(workload, loop, prepared))
+    for name, old, new in zip(names, old_runs, new_runs, strict=True):
+        before, after = interleaved(old, new, BASELINE_ROUNDS)
+        ratio = after / before
+        verdict_text = "PASS" if ratio <= BASELINE_TARGET else "MISS"
+        print(
+            f"    {name}: {before:.2f} -> {after:.2f} ms = {ratio:.2f}x  "
+            f"{verdict_text} (target <= {BASELINE_TARGET:g}x)"
+        )
+
+
 def verdict(median: float, target: float) -> str:
     return f"PASS (target < {target:g} ms)" if median < target else f"MISS (target < {target:g} ms)"
 
@@ -236,9 +329,10 @@ def main() -> None:
         prepared = work_packages(workload)
         wp_hits = len(work_package_search(workload, loop, prepared).hits)
         wp, wp_best = median_ms(lambda: work_package_search(workload, loop, prepared))
+        print(f"  work package search: 250 candidates, 25 enriched: {wp:.2f} ms ({wp_best:.2f})  [{wp_hits} hits]")
+        against_baseline(workload, loop, prepared)
     finally:
         loop.close()
-    print(f"  work package search: 250 candidates, 25 enriched: {wp:.2f} ms ({wp_best:.2f})  [{wp_hits} hits]")
     # Not a target: how far the page drifts when every long text needs the Unicode folding path.
     heavy = build_workload(non_ascii_heavy=True)
     heavy_page, heavy_best = median_ms(lambda: rank_page(heavy))

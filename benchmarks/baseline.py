@@ -1,0 +1,75 @@
+"""The ranking code as it was before ADR 0016, rebuilt from the repository's history for comparison.
+
+The speed targets of the ranking benchmark are ratios to the median of the code before the
+relevance rules (``BASELINE_COMMIT``). Wall-clock medians on a shared machine move by a factor
+of two or three from one run to the next, so the old code is timed in the same process, in
+interleaved rounds, and only the ratio is read. The old ``src/`` tree is taken with
+``git archive`` into a temporary directory as the package ``BASELINE_PACKAGE`` (its imports
+rewritten), so both versions can be imported side by side. Without the repository's history
+(an exported tarball, a shallow clone) the baseline is unavailable and the benchmark says so.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import io
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+BASELINE_COMMIT = "685d7094f1ad309d614aac055b1d649b573b43bb"
+BASELINE_PACKAGE = "baseline_openproject_mcp"
+_IMPORTS = re.compile(r"\bopenproject_mcp\.")
+_REPOSITORY = Path(__file__).resolve().parent.parent
+_built: Path | None = None
+
+
+class BaselineUnavailableError(RuntimeError):
+    """The old code cannot be rebuilt here (no git, or the commit is not in this clone)."""
+
+
+def _archive() -> bytes:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(_REPOSITORY), "archive", "--format=tar", BASELINE_COMMIT, "src"],
+            capture_output=True,
+            check=False,
+            timeout=60,
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        raise BaselineUnavailableError(f"git is not usable here: {error}") from error
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip()
+        raise BaselineUnavailableError(f"commit {BASELINE_COMMIT[:12]} is not in this clone: {message}")
+    return done.stdout
+
+
+def load(module: str) -> ModuleType:
+    """``openproject_mcp.<module>`` as it was at ``BASELINE_COMMIT`` (e.g. ``domain.search``)."""
+    global _built
+    if _built is None:
+        root = Path(tempfile.mkdtemp(prefix="ranking-baseline-"))
+        atexit.register(shutil.rmtree, root, ignore_errors=True)
+        package = root / BASELINE_PACKAGE
+        with tarfile.open(fileobj=io.BytesIO(_archive())) as archive:
+            for member in archive.getmembers():
+                if not member.isfile() or not member.name.startswith("src/"):
+                    continue
+                target = package / member.name.removeprefix("src/")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                extracted = archive.extractfile(member)
+                if extracted is None:
+                    continue
+                data = extracted.read()
+                if target.suffix == ".py":
+                    data = _IMPORTS.sub(f"{BASELINE_PACKAGE}.", data.decode("utf-8")).encode("utf-8")
+                target.write_bytes(data)
+        sys.path.insert(0, str(root))
+        _built = root
+    return importlib.import_module(f"{BASELINE_PACKAGE}.{module}")
