@@ -20,7 +20,7 @@ import hashlib
 import json
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -54,7 +54,7 @@ FAMILIES = (
     "close closure closed closing",
     "renew renewal renewed",
 )
-TOPICS = (
+TOPIC_TEXT = (
     "budget invoice vendor contract payment portal feedback berth birth rail strike trailer "
     "release schedule sprint backlog incident outage certificate proxy database replica index "
     "cache latency timeout export import report dashboard metrics metro brain brazil audit "
@@ -62,7 +62,8 @@ TOPICS = (
     "hosting provider network firewall backup restore storage cluster kubernetes container "
     "pipeline build test coverage mobile android iphone design mockup critique workshop office "
     "travel booking hotel flight train ferry harbour port fee freight cargo warehouse inventory"
-).split()
+)
+TOPICS = tuple(TOPIC_TEXT.split())
 GERMAN = ("Müller", "Mueller", "Straße", "Strasse", "Jürgen", "Juergen", "Größe", "Groesse", "Köln", "Koeln")
 ACCENTED = ("Zürich", "Genève", "São Paulo", "Søren", "Inès", "José", "Łódź", "naïve", "café", "“quoted”", "it’s")
 TECHNICAL = (
@@ -86,8 +87,8 @@ TECHNICAL = (
     "utf-8",
     "x86_64",
 )
-FUNCTION = "the of and to in a is for on that with as by we at from this it be are was or an will has not".split()
-SYLLABLES = "ba be bi bo da de di do ka ke ko la le li lo ma me mi mo na ne no ra re ri ro sa se ta te to".split()
+FUNCTION = "the of and to in a is for on that with as by we at from this it be are was or an will has not".split()  # noqa: SIM905
+SYLLABLES = "ba be bi bo da de di do ka ke ko la le li lo ma me mi mo na ne no ra re ri ro sa se ta te to".split()  # noqa: SIM905
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,13 +290,14 @@ def rank_in_two_rankings(docs: Sequence[Doc], case: Case, *, cached: bool) -> di
 def search_through_pipeline(docs: Sequence[Doc], case: Case) -> dict[str, object]:
     """``run_search`` with in-memory deep content (the items), as a use case runs it."""
     by_id = {doc.id: doc for doc in docs}
+    lifted: Callable[[Field[Doc]], Field[Enriched[Doc, tuple[str, ...]]]] = lift
 
     async def enrich(doc: Doc) -> tuple[str, ...]:
         return by_id[doc.id].items
 
     spec: SearchSpec[Doc, tuple[str, ...]] = SearchSpec(
         shallow_fields=SHALLOW,
-        full_fields=(*(lift(field) for field in SHALLOW), Field("items", 2.0, lambda e: e.deep)),
+        full_fields=(*(lifted(field) for field in SHALLOW), Field("items", 2.0, lambda e: e.deep)),
         key=lambda d: d.id,
         version=lambda d: d.updated.isoformat(),
         recency=lambda d: d.updated,
@@ -324,7 +326,9 @@ def record_all() -> dict[str, object]:
         "two_rankings": {
             f"{case.mode}:{case.query}": rank_in_two_rankings(docs, case, cached=False) for case in cases[::TWO_EVERY]
         },
-        "pipeline": {f"{case.mode}:{case.query}": search_through_pipeline(docs, case) for case in cases[:PIPELINE_CASES]},
+        "pipeline": {
+            f"{case.mode}:{case.query}": search_through_pipeline(docs, case) for case in cases[:PIPELINE_CASES]
+        },
     }
 
 

@@ -8,11 +8,13 @@ values can be folded in one batch, and a literal match can be mapped back to the
 
 from __future__ import annotations
 
+import codecs
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import islice
+from types import MappingProxyType
 
 __all__ = [
     "STOPWORDS",
@@ -124,6 +126,33 @@ _ASCII_FOLDABLE: frozenset[str] = frozenset(
     for code in range(first, last + 1)
     if _ascii_foldable(chr(code))
 )
+# What each of those characters becomes on the way to ASCII tokens: ``_ascii_fold`` of the
+# character alone, anything left non-ASCII (a typographic quote) as "?", which the byte table
+# turns into a space. ``_ascii_fold`` works character by character (NFKD only reorders marks,
+# and it drops them all), so folding a text is folding its characters one by one.
+_FOLDED_CHARACTER: Mapping[str, str] = MappingProxyType(
+    {char: _ascii_fold(char).encode("ascii", "replace").decode("ascii") for char in _ASCII_FOLDABLE}
+)
+
+
+class _NotFoldableError(Exception):
+    """A character outside ``_ASCII_FOLDABLE``: the text takes the exact path."""
+
+
+def _fold_run(error: UnicodeError) -> tuple[str, int]:
+    """Encoding error handler: a run of non-ASCII characters, folded character by character."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    try:
+        return "".join([_FOLDED_CHARACTER[char] for char in error.object[error.start : error.end]]), error.end
+    except KeyError:
+        raise _NotFoldableError from None
+
+
+# ``text.encode("ascii", _FOLD_ERRORS)`` copies ASCII in C and calls ``_fold_run`` only for the
+# non-ASCII runs (a name with an umlaut, a quote), instead of normalising the whole text.
+_FOLD_ERRORS = "openproject-mcp-search-fold"
+codecs.register_error(_FOLD_ERRORS, _fold_run)
 
 
 def _spans(segment: str) -> Iterator[tuple[int, int]]:
@@ -168,8 +197,9 @@ def token_values(text: str) -> list[str]:
     """The values of ``tokenize(text)`` without building offsets: the ranking hot path."""
     if text.isascii():
         return _ascii_values(text)
-    if _ASCII_FOLDABLE.issuperset("".join(_NON_ASCII_RUN.findall(text))):
-        return _ascii_fold_values(text)
+    folded = _folded_values(text)
+    if folded is not None:
+        return folded
     values: list[str] = []
     for _, part, plain in _parts(text):
         values += _ascii_values(part) if plain else _unicode_values(part)
@@ -232,15 +262,19 @@ def _ascii_values(text: str) -> list[str]:
     return text.encode("ascii").translate(_ASCII_FOLD).decode("ascii").split()
 
 
-def _ascii_fold_values(text: str) -> list[str]:
-    # Western European text: fold the whole text, then split it like ASCII. Any character left
-    # non-ASCII is a separator and becomes "?", which the byte table turns into a space.
-    return _ascii_fold(text).encode("ascii", "replace").translate(_ASCII_FOLD).decode("ascii").split()
+def _folded_values(text: str) -> list[str] | None:
+    """Western European text: each non-ASCII run folded on its own, then split like ASCII; None
+    when a character needs the exact path."""
+    try:
+        return text.encode("ascii", _FOLD_ERRORS).translate(_ASCII_FOLD).decode("ascii").split()
+    except _NotFoldableError:
+        return None
 
 
 def _unicode_values(text: str) -> list[str]:
-    if _ASCII_FOLDABLE.issuperset("".join(_NON_ASCII_RUN.findall(text))):
-        return _ascii_fold_values(text)
+    folded = _folded_values(text)
+    if folded is not None:
+        return folded
     segments: list[str] = _TOKEN_SEGMENT.findall(text)
     if not segments:
         return []

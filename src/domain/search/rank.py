@@ -236,6 +236,10 @@ class QueryScorer:
                 self._joined[first + second] = (index, index + 1)
         self._matches: dict[str, _TextMatch | None] = {}
         self._index: dict[str, list[_Entry]] = {}
+        self._index_keys: frozenset[str] = frozenset()
+        self._start_keys: frozenset[str] = frozenset()
+        # The tokens reaching a term's score, by (term, score): snippet anchors, per vocabulary.
+        self._targets: dict[tuple[int, float], frozenset[str]] = {}
         self._starts: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
         self._any: frozenset[str] = frozenset()
         self._suppressed: tuple[bool, ...] = (False,) * len(terms)
@@ -351,7 +355,10 @@ class QueryScorer:
             for sequence in sequences:
                 starts.setdefault(sequence[0], []).append((position, sequence))
         self._index = index
+        self._index_keys = frozenset(index)
         self._starts = starts
+        self._start_keys = frozenset(starts)
+        self._targets = {}
         self._any = frozenset(index).union(starts)
         self._suppressed = tuple(
             term.word is not None and term.word in self._vocabulary and term.fuzzy for term in self._terms
@@ -366,8 +373,8 @@ class QueryScorer:
             self._matches[text] = None
             return None
         index, starts = self._index, self._starts
-        common = index.keys() & set(values)
-        sequence_start = bool(starts) and not starts.keys().isdisjoint(values)
+        common = self._index_keys.intersection(values)
+        sequence_start = bool(starts) and not self._start_keys.isdisjoint(values)
         self.texts_matched += 1
         count = len(self._terms)
         strong = [0.0] * count
@@ -382,9 +389,29 @@ class QueryScorer:
         matched = sum(1 for position in range(count) if strong[position] or weak[position])
         strong_at: tuple[tuple[int, ...], ...] | None = None
         weak_at: tuple[tuple[int, ...], ...] | None = None
-        if sequence_start or matched >= 2:
+        if matched >= 2 and not sequence_start:
+            # Where each matching token stands, found by C-level scans of the token list.
             strong_lists: list[list[int]] = [[] for _ in range(count)]
             weak_lists: list[list[int]] = [[] for _ in range(count)]
+            for token in common:
+                token_entries = index[token]
+                at = -1
+                places: list[int] = []
+                for _ in range(values.count(token)):
+                    at = values.index(token, at + 1)
+                    places.append(at)
+                for position, _, is_strong_hit in token_entries:
+                    (strong_lists if is_strong_hit else weak_lists)[position].extend(places)
+            if len(common) > 1:
+                for found in strong_lists:
+                    found.sort()
+                for found in weak_lists:
+                    found.sort()
+            strong_at = tuple(map(tuple, strong_lists))
+            weak_at = tuple(map(tuple, weak_lists))
+        elif sequence_start:
+            strong_lists = [[] for _ in range(count)]
+            weak_lists = [[] for _ in range(count)]
             anything = self._any
             for raw in [raw for raw, token in enumerate(values) if token in anything]:
                 token = values[raw]
@@ -453,36 +480,47 @@ class QueryScorer:
 
     def offsets(self, text: str, best: tuple[float, ...]) -> list[int]:
         """Per matched term, the start of the first token reaching its best score."""
+        return [self._token_offset(text, raw) for raw in self._first_tokens(text, best)]
+
+    def anchor(self, text: str, best: tuple[float, ...]) -> list[int]:
+        """``[min(offsets(text, best))]``, or ``[]`` when it is empty: what a snippet is cut around.
+
+        Token starts grow with the token index, so only the earliest token needs an offset.
+        """
+        first = self._first_tokens(text, best)
+        return [self._token_offset(text, min(first))] if first else []
+
+    def _first_tokens(self, text: str, best: tuple[float, ...]) -> list[int]:
+        """Per matched term, the index of the first token reaching its best score."""
         values = self._values_of(text)
         found: list[int] = []
         for position, top in enumerate(best):
             if top <= 0.0:
                 continue
-            targets = {token for token, value in self._strong[position].items() if value == top}
-            if not self._suppressed[position]:
-                targets.update(token for token, value in self._weak[position].items() if value == top)
-            targets.update(sequence[0] for sequence in self._sequences[position])
+            targets = self._targets.get((position, top))
+            if targets is None:
+                chosen = {token for token, value in self._strong[position].items() if value == top}
+                if not self._suppressed[position]:
+                    chosen.update(token for token, value in self._weak[position].items() if value == top)
+                chosen.update(sequence[0] for sequence in self._sequences[position])
+                targets = self._targets[(position, top)] = frozenset(chosen)
             present = targets.intersection(values)
-            if not present:
-                continue
-            raw = min(map(values.index, present))
-            if text.isascii():
-                # The first whole-word occurrence of the token is the token at ``raw``.
-                found.append(_first_whole_word(text.lower(), values[raw]))
-            else:
-                found.append(token_start(text, raw))
+            if present:
+                found.append(min(map(values.index, present)))
         return found
+
+    def _token_offset(self, text: str, raw: int) -> int:
+        if text.isascii():
+            # The first whole-word occurrence of the token is the token at ``raw``.
+            return _first_whole_word(text.lower(), self._values_of(text)[raw])
+        return token_start(text, raw)
 
     # ------------------------------------------------------------------ record level
 
     def _rank_terms(
         self, records: list[T], fields: Sequence[Field[T]], scale: float, min_score: float, details: bool = True
     ) -> tuple[list[tuple[Ranked[T], float]], tuple[str, ...]]:
-        extracted = [[_texts(field, record) for field in fields] for record in records]
-        distinct: dict[str, None] = dict.fromkeys(
-            text for per_field in extracted for _, texts in per_field for text in texts
-        )
-        distinct.pop("", None)
+        extracted, distinct = _extract(records, fields)
         self._learn(distinct)
         count = len(self._terms)
         # Every distinct text matched once: its match and effective best per term. Most texts
@@ -495,25 +533,29 @@ class QueryScorer:
                 best = self.effective(match)
                 if any(best):
                     bests[text] = (match, best)
-        # Per record: the matching texts of each field with their effective bests.
-        scored: list[list[tuple[int, str, _TextMatch, tuple[float, ...]]]] = []
+        # Per record: the matching texts of each field with their effective bests. A record
+        # none of whose texts matches is ruled out by one ``isdisjoint`` over all its texts.
+        scored: list[list[tuple[int, str, _TextMatch, tuple[float, ...]]] | None] = []
         document_frequency = [0] * count
-        for per_field in extracted:
-            found: list[tuple[int, str, _TextMatch, tuple[float, ...]]] = []
+        matching = bests.keys()
+        for per_field, flat in extracted:
+            if matching.isdisjoint(flat):
+                scored.append(None)
+                continue
+            texts_found: list[tuple[int, str, _TextMatch, tuple[float, ...]]] = []
             for position, (_, texts) in enumerate(per_field):
                 for text in texts:
                     entry = bests.get(text)
                     if entry is not None:
-                        found.append((position, text, entry[0], entry[1]))
-            if found:
-                if len(found) == 1:
-                    seen = found[0][3]
-                else:
-                    seen = tuple(max(values) for values in zip(*(entry[3] for entry in found), strict=True))
-                for term, value in enumerate(seen):
-                    if value > 0.0:
-                        document_frequency[term] += 1
-            scored.append(found)
+                        texts_found.append((position, text, entry[0], entry[1]))
+            if len(texts_found) == 1:
+                seen = texts_found[0][3]
+            else:
+                seen = tuple(max(values) for values in zip(*(entry[3] for entry in texts_found), strict=True))
+            for term, value in enumerate(seen):
+                if value > 0.0:
+                    document_frequency[term] += 1
+            scored.append(texts_found)
         unmatched = tuple(term.text for term, df in zip(self._terms, document_frequency, strict=True) if df == 0)
         total = len(records)
         weights = [math.log(1.0 + total / df) if df else 0.0 for df in document_frequency]
@@ -525,6 +567,8 @@ class QueryScorer:
         text_scores: dict[str, float] = {}
         text_raw: dict[str, float] = {}
         text_gates: dict[str, float] = {}
+        # A text's snippet, once per ranking however many records hold the text.
+        excerpts: dict[str, str | None] = {}
 
         def field_score(text: str, match: _TextMatch, best: tuple[float, ...]) -> float:
             known = text_scores.get(text)
@@ -541,9 +585,20 @@ class QueryScorer:
             return value
 
         ranked: list[tuple[Ranked[T], float]] = []
-        for record, per_field, found in zip(records, extracted, scored, strict=True):
-            if not found:
+        # A record matching in one text of a single-text field scores what any other record
+        # matching there alone scores (records sharing a description): computed once.
+        alone: dict[tuple[int, str], tuple[float, float, tuple[FieldMatch, ...]] | None] = {}
+        for record, (per_field, _), found in zip(records, extracted, scored, strict=True):
+            if found is None:
                 continue
+            single = len(found) == 1 and not per_field[found[0][0]][0]
+            if single:
+                shared = (found[0][0], found[0][1])
+                if shared in alone:
+                    known = alone[shared]
+                    if known is not None:
+                        ranked.append((Ranked(record, known[0], known[2]), known[1]))
+                    continue
             best_field = 0.0
             best_weighted = 0.0
             best_raw = 0.0
@@ -566,13 +621,20 @@ class QueryScorer:
             # Record-level coverage: words spread over fields (a person in one, a topic in
             # another) count together, on the same weight scale as the per-field scores.
             if max(best_field, _covered_mean(weights, term_best, weight_sum)[1]) < min_score:
+                if single:
+                    alone[shared] = None
                 continue
             weighted_coverage = _covered_mean(weights, term_best_weighted, weight_sum)[0]
-            score = min(1.0, max(best_weighted, weighted_coverage))
+            score = round(min(1.0, max(best_weighted, weighted_coverage)), 2)
             matches = (
-                self._matches_of(per_field, fields, sorted(field_top), found, text_scores, ratios) if details else ()
+                self._matches_of(per_field, fields, sorted(field_top), found, text_scores, ratios, excerpts)
+                if details
+                else ()
             )
-            ranked.append((Ranked(record, round(score, 2), matches), max(best_raw, weighted_coverage)))
+            uncapped = max(best_raw, weighted_coverage)
+            if single:
+                alone[shared] = (score, uncapped, matches)
+            ranked.append((Ranked(record, score, matches), uncapped))
         return ranked, unmatched
 
     def _matches_of(
@@ -583,11 +645,15 @@ class QueryScorer:
         found: list[tuple[int, str, _TextMatch, tuple[float, ...]]],
         text_scores: dict[str, float],
         ratios: list[float],
+        excerpts: dict[str, str | None],
     ) -> tuple[FieldMatch, ...]:
         bests = {text: best for _, text, _, best in found}
 
         def excerpt(text: str) -> str | None:
-            return snippet(text, self.offsets(text, bests[text])) or None
+            if text in excerpts:
+                return excerpts[text]
+            cut = excerpts[text] = snippet(text, self.anchor(text, bests[text])) or None
+            return cut
 
         weighted: list[tuple[float, int, FieldMatch]] = []
         for position in touched:
@@ -699,6 +765,38 @@ def _scale(fields: Sequence[Field[T]], weight_scale: float | None) -> float:
     if weight_scale <= 0:
         raise ValueError(f"weight scale must be > 0, got {weight_scale}")
     return weight_scale
+
+
+_NO_TEXT: tuple[bool, Sequence[str]] = (False, ())
+
+
+def _extract(
+    records: list[T], fields: Sequence[Field[T]]
+) -> tuple[list[tuple[list[tuple[bool, Sequence[str]]], tuple[str, ...]]], list[str]]:
+    """Per record, ``_texts`` of each field and all its texts in one tuple; and the distinct
+    non-empty texts in order of first use."""
+    extracts = [field.extract for field in fields]
+    extracted: list[tuple[list[tuple[bool, Sequence[str]]], tuple[str, ...]]] = []
+    seen: dict[str, None] = {}
+    for record in records:
+        per_field: list[tuple[bool, Sequence[str]]] = []
+        flat: tuple[str, ...] = ()
+        for extract in extracts:
+            raw = extract(record)
+            if raw is None:
+                per_field.append(_NO_TEXT)
+            elif isinstance(raw, str):
+                per_field.append((False, (raw,)))
+                flat += (raw,)
+            else:
+                per_field.append((True, raw))
+                flat += tuple(raw)
+        extracted.append((per_field, flat))
+        for text in flat:
+            if text not in seen:
+                seen[text] = None
+    seen.pop("", None)
+    return extracted, list(seen)
 
 
 def _texts(field: Field[T], record: T) -> tuple[bool, Sequence[str]]:
