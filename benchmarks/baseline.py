@@ -27,17 +27,17 @@ BASELINE_COMMIT = "685d7094f1ad309d614aac055b1d649b573b43bb"
 BASELINE_PACKAGE = "baseline_openproject_mcp"
 _IMPORTS = re.compile(r"\bopenproject_mcp\.")
 _REPOSITORY = Path(__file__).resolve().parent.parent
-_built: Path | None = None
+_built: dict[str, Path] = {}
 
 
 class BaselineUnavailableError(RuntimeError):
     """The old code cannot be rebuilt here (no git, or the commit is not in this clone)."""
 
 
-def _archive() -> bytes:
+def _archive(commit: str) -> bytes:
     try:
         done = subprocess.run(
-            ["git", "-C", str(_REPOSITORY), "archive", "--format=tar", BASELINE_COMMIT, "src"],
+            ["git", "-C", str(_REPOSITORY), "archive", "--format=tar", commit, "src"],
             capture_output=True,
             check=False,
             timeout=60,
@@ -46,18 +46,22 @@ def _archive() -> bytes:
         raise BaselineUnavailableError(f"git is not usable here: {error}") from error
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip()
-        raise BaselineUnavailableError(f"commit {BASELINE_COMMIT[:12]} is not in this clone: {message}")
+        raise BaselineUnavailableError(f"commit {commit[:12]} is not in this clone: {message}")
     return done.stdout
 
 
-def load(module: str) -> ModuleType:
-    """``openproject_mcp.<module>`` as it was at ``BASELINE_COMMIT`` (e.g. ``domain.search``)."""
-    global _built
-    if _built is None:
+def package_name(commit: str) -> str:
+    return BASELINE_PACKAGE if commit == BASELINE_COMMIT else f"{BASELINE_PACKAGE}_{commit[:12]}"
+
+
+def load(module: str, commit: str = BASELINE_COMMIT) -> ModuleType:
+    """``openproject_mcp.<module>`` as it was at ``commit`` (e.g. ``domain.search``)."""
+    package_root = package_name(commit)
+    if commit not in _built:
         root = Path(tempfile.mkdtemp(prefix="ranking-baseline-"))
         atexit.register(shutil.rmtree, root, ignore_errors=True)
-        package = root / BASELINE_PACKAGE
-        with tarfile.open(fileobj=io.BytesIO(_archive())) as archive:
+        package = root / package_root
+        with tarfile.open(fileobj=io.BytesIO(_archive(commit))) as archive:
             for member in archive.getmembers():
                 if not member.isfile() or not member.name.startswith("src/"):
                     continue
@@ -68,8 +72,8 @@ def load(module: str) -> ModuleType:
                     continue
                 data = extracted.read()
                 if target.suffix == ".py":
-                    data = _IMPORTS.sub(f"{BASELINE_PACKAGE}.", data.decode("utf-8")).encode("utf-8")
+                    data = _IMPORTS.sub(f"{package_root}.", data.decode("utf-8")).encode("utf-8")
                 target.write_bytes(data)
         sys.path.insert(0, str(root))
-        _built = root
-    return importlib.import_module(f"{BASELINE_PACKAGE}.{module}")
+        _built[commit] = root
+    return importlib.import_module(f"{package_root}.{module}")

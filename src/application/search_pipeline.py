@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Generic, TypeVar, cast
+from typing import Generic, TypeVar
 
 from openproject_mcp.application.caching import EnrichmentCache
 from openproject_mcp.application.concurrency import map_bounded
@@ -211,16 +211,23 @@ def _final_fields(spec: SearchSpec[C, D]) -> tuple[Field[_Final[C, D]], ...]:
     A full field named like a shallow one is that shallow field lifted (``lift``): it reads
     the candidate only, so it is read for every candidate.
     """
-    shallow = {field.name for field in spec.shallow_fields}
+    shallow = {field.name: field.extract for field in spec.shallow_fields}
 
     def reading(field: Field[Enriched[C, D]]) -> Field[_Final[C, D]]:
         extract = field.extract
-        lifted = field.name in shallow
+        lifted = shallow.get(field.name)
+        if lifted is not None:
+            read_candidate = lifted
+
+            # A lifted field reads the candidate only: the shallow field itself, no wrapper built.
+            def from_candidate(record: _Final[C, D]) -> str | Sequence[str] | None:
+                return read_candidate(record.candidate)
+
+            return Field(field.name, field.weight, from_candidate)
 
         def from_final(record: _Final[C, D]) -> str | Sequence[str] | None:
             if record.deep is None:
-                # A lifted field never looks at ``deep``.
-                return extract(Enriched(record.candidate, cast("D", None))) if lifted else None
+                return None
             return extract(Enriched(record.candidate, record.deep))
 
         return Field(field.name, field.weight, from_final)

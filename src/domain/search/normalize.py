@@ -208,6 +208,10 @@ def token_values(text: str) -> list[str]:
 
 def token_start(text: str, index: int) -> int:
     """The start of ``tokenize(text)[index]``, counting tokens part by part instead of building them."""
+    if not text.isascii():
+        found = _folded_start(text, index)
+        if found is not None:
+            return found
     for base, part, plain in _parts(text):
         if plain:
             count = len(_ascii_values(part))
@@ -226,6 +230,47 @@ def token_start(text: str, index: int) -> int:
                     return base + next(islice(iter_tokens(part), index, None)).start
         index -= count
     raise IndexError("token index out of range")
+
+
+def _folded_start(text: str, index: int) -> int | None:
+    """``token_start`` for text on the folded path (``_folded_values``); None when it is not.
+
+    The folded text is the original with each non-ASCII character replaced by its fold, so an
+    offset there maps back by the runs before it; a token starting inside a run starts at the
+    character whose fold it begins with (a mark folds to nothing and never starts a token).
+    """
+    folded_parts: list[str] = []
+    runs: list[tuple[int, int, tuple[str, ...]]] = []  # (original start, folded start, folds)
+    cursor = 0
+    shift = 0  # folded length minus original length, so far
+    for run in _NON_ASCII_RUN.finditer(text):
+        folds = tuple(_FOLDED_CHARACTER.get(char, "") for char in run.group())
+        if any(char not in _FOLDED_CHARACTER for char in run.group()):
+            return None
+        folded_parts.append(text[cursor : run.start()])
+        runs.append((run.start(), run.start() + shift, folds))
+        joined = "".join(folds)
+        folded_parts.append(joined)
+        shift += len(joined) - (run.end() - run.start())
+        cursor = run.end()
+    folded_parts.append(text[cursor:])
+    folded = "".join(folded_parts).encode("ascii").translate(_ASCII_FOLD).decode("ascii")
+    token = next(islice(_ASCII_TOKEN.finditer(folded), index, None), None)
+    if token is None:
+        raise IndexError("token index out of range")
+    offset = token.start()
+    shift = 0
+    for original, start, folds in runs:
+        if start > offset:
+            break
+        width = sum(map(len, folds))
+        if offset < start + width:
+            for position, fold in enumerate(folds):
+                if offset < start + len(fold):
+                    return original + position
+                start += len(fold)
+        shift = start + width - (original + len(folds))
+    return offset - shift
 
 
 def _parts(text: str) -> Iterator[tuple[int, str, bool]]:

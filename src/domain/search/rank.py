@@ -548,10 +548,8 @@ class QueryScorer:
                     entry = bests.get(text)
                     if entry is not None:
                         texts_found.append((position, text, entry[0], entry[1]))
-            if len(texts_found) == 1:
-                seen = texts_found[0][3]
-            else:
-                seen = tuple(max(values) for values in zip(*(entry[3] for entry in texts_found), strict=True))
+            # (``map(max, ...)`` needs two or more: ``max`` of one float is an error.)
+            seen = texts_found[0][3] if len(texts_found) == 1 else tuple(map(max, *(entry[3] for entry in texts_found)))
             for term, value in enumerate(seen):
                 if value > 0.0:
                     document_frequency[term] += 1
