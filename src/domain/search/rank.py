@@ -19,8 +19,10 @@ by the score before the cap, so a verbatim phrase comes before the same words re
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Generic, Literal, Protocol, TypeVar
 
 from openproject_mcp.domain.search.normalize import (
@@ -243,6 +245,7 @@ class QueryScorer:
         self._starts: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
         self._any: frozenset[str] = frozenset()
         self._suppressed: tuple[bool, ...] = (False,) * len(terms)
+        self._weak_kept: tuple[float, ...] = (1.0,) * len(terms)
         self._roots = tuple(
             sorted({root for term in terms if term.word and term.fuzzy for root in stem_roots(term.word)})
         )
@@ -363,6 +366,7 @@ class QueryScorer:
         self._suppressed = tuple(
             term.word is not None and term.word in self._vocabulary and term.fuzzy for term in self._terms
         )
+        self._weak_kept = tuple(0.0 if suppressed else 1.0 for suppressed in self._suppressed)
 
     def text_match(self, text: str) -> _TextMatch | None:
         if text in self._matches:
@@ -448,10 +452,9 @@ class QueryScorer:
             return match.strong
         if not any(self._suppressed):
             return tuple(map(max, match.strong, match.weak))
-        return tuple(
-            strong if suppressed else max(strong, weak)
-            for strong, weak, suppressed in zip(match.strong, match.weak, self._suppressed, strict=True)
-        )
+        # A weak score times 0.0 is 0.0 and times 1.0 itself; scores are never negative, so
+        # ``max(strong, 0.0)`` is ``strong``: the same values as choosing per term, in C.
+        return tuple(map(max, match.strong, map(operator.mul, match.weak, self._weak_kept)))
 
     def _adjacency(self, text: str, match: _TextMatch, best: tuple[float, ...]) -> float:
         """How close to the query's phrase the matched terms stand in this text (0..1)."""
@@ -775,7 +778,6 @@ def _extract(
     non-empty texts in order of first use."""
     extracts = [field.extract for field in fields]
     extracted: list[tuple[list[tuple[bool, Sequence[str]]], tuple[str, ...]]] = []
-    seen: dict[str, None] = {}
     for record in records:
         per_field: list[tuple[bool, Sequence[str]]] = []
         flat: tuple[str, ...] = ()
@@ -790,9 +792,7 @@ def _extract(
                 per_field.append((True, raw))
                 flat += tuple(raw)
         extracted.append((per_field, flat))
-        for text in flat:
-            if text not in seen:
-                seen[text] = None
+    seen = dict.fromkeys(chain.from_iterable(flat for _, flat in extracted))
     seen.pop("", None)
     return extracted, list(seen)
 
