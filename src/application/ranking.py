@@ -44,7 +44,8 @@ MAX_SCORED_ITEMS: Final = 200
 # Ranking is pure Python: threads share one interpreter lock, so a second ranking thread would add
 # no speed, only a second contender the event loop must win the lock from.
 RANKING_THREADS: Final = 1
-# Below this much text a call is ranked in place: the hop to a thread would cost more than it saves.
+# Below this much text to tokenise a call is ranked in place: the hop to a thread (two wake-ups,
+# each a scheduling delay on a busy machine) would cost more than it saves.
 INLINE_CHARACTERS: Final = 20_000
 
 _pool: ThreadPoolExecutor | None = None
@@ -124,27 +125,38 @@ def _bounded(source: Field[T], limits: RankingLimits | None) -> Field[T]:
     return Field(source.name, source.weight, bounded)
 
 
-def _text_size(records: Sequence[T], fields: Sequence[Field[T]]) -> int:
+def _text_size(records: Sequence[T], fields: Sequence[Field[T]], known: Callable[[str], bool] | None = None) -> int:
+    """Characters of text the ranking must tokenise, up to just past ``INLINE_CHARACTERS``.
+
+    With ``known`` (the search's scorer), texts it has already tokenised cost nothing: the
+    final ranking of a search re-reads the first ranking's texts from its memory.
+    """
     total = 0
     for record in records:
         for source in fields:
             raw = source.extract(record)
             if isinstance(raw, str):
-                total += len(raw)
+                if known is None or not known(raw):
+                    total += len(raw)
             elif raw is not None:
-                total += sum(len(item) for item in raw)
+                total += sum(len(item) for item in raw if known is None or not known(item))
             if total > INLINE_CHARACTERS:
                 return total
     return total
 
 
-async def _run_bounded(candidates: Sequence[T], fields: Sequence[Field[T]], work: Callable[[], R]) -> R:
-    """Run ``work`` inline when its text is small, else on the ranking thread.
+async def _run_bounded(
+    candidates: Sequence[T],
+    fields: Sequence[Field[T]],
+    work: Callable[[], R],
+    known: Callable[[str], bool] | None = None,
+) -> R:
+    """Run ``work`` inline when the text it must tokenise is small, else on the ranking thread.
 
     If the caller is cancelled (its deadline passed), the thread still finishes this bounded
     piece of work, and its result is dropped.
     """
-    if _text_size(candidates, fields) <= INLINE_CHARACTERS:
+    if _text_size(candidates, fields, known) <= INLINE_CHARACTERS:
         return work()
     return await asyncio.get_running_loop().run_in_executor(_executor(), work)
 
@@ -210,4 +222,4 @@ async def rank_with(
         weight_scale=weight_scale,
         details=details,
     )
-    return await _run_bounded(candidates, fields, work)
+    return await _run_bounded(candidates, fields, work, scorer.knows)

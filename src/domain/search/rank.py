@@ -255,6 +255,10 @@ class QueryScorer:
     def terms(self) -> tuple[str, ...]:
         return tuple(term.text for term in self._terms)
 
+    def knows(self, text: str) -> bool:
+        """Whether this scorer has tokenised ``text`` already (ranking it again costs no tokenising)."""
+        return text in self._values
+
     def rank(
         self,
         records: Iterable[T],

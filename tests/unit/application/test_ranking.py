@@ -10,7 +10,9 @@ from openproject_mcp.application.ranking import (
     MAX_QUERY_WORDS,
     MAX_SCORED_CHARACTERS,
     RankingLimits,
+    query_scorer,
     rank,
+    rank_with,
 )
 from openproject_mcp.application.search_work_packages import SearchWorkPackages, SearchWorkPackagesRequest
 from openproject_mcp.domain.search import Field, rank_records
@@ -87,3 +89,27 @@ async def test_a_search_with_a_long_query_notes_what_was_left_out(tmp_path: Path
     search = await use_case(dataset_settings(path), SearchWorkPackages)
     page = await search.execute(SearchWorkPackagesRequest("routine maintenance " + " ".join(WORDS)))
     assert page.notes and any("significant words" in note for note in page.notes)
+
+
+async def test_texts_the_search_has_tokenised_already_do_not_send_a_ranking_to_the_worker_thread() -> None:
+    threads: set[str] = set()
+
+    def body(note: Note) -> str:
+        threads.add(threading.current_thread().name)
+        return note.body
+
+    fields: tuple[Field[Note], ...] = (Field("body", 1.0, body),)
+    big = [Note(i, "t", f"{i} {FILLER * 40}") for i in range(1, 40)]
+    scorer = query_scorer("consectetur", "fuzzy")
+    first = await rank_with(scorer, big, fields, key=lambda n: n.id)
+    assert any(name.startswith("ranking") for name in threads)
+    threads.clear()
+    # The same texts again (the final ranking of a search re-reads the first one's): in place.
+    second = await rank_with(scorer, big, fields, key=lambda n: n.id)
+    assert threads == {threading.current_thread().name}
+    assert second.hits == first.hits
+    # New text of the same size goes to the worker thread again.
+    threads.clear()
+    fresh = [Note(i, "t", f"{i} fresh {FILLER * 40}") for i in range(1, 40)]
+    await rank_with(scorer, fresh, fields, key=lambda n: n.id)
+    assert any(name.startswith("ranking") for name in threads)
