@@ -27,6 +27,7 @@ import aiohttp
 from dependency_injector import containers, providers
 
 from openproject_mcp.adapters.fixture.api_spec_repository import InMemoryApiSpecRepository
+from openproject_mcp.adapters.fixture.attachment_repository import InMemoryAttachmentRepository
 from openproject_mcp.adapters.fixture.capability_repository import InMemoryCapabilityRepository
 from openproject_mcp.adapters.fixture.dataset import Dataset, load_dataset, load_demo_dataset
 from openproject_mcp.adapters.fixture.meeting_repository import InMemoryMeetingRepository
@@ -48,6 +49,7 @@ from openproject_mcp.adapters.openproject.client import (
 from openproject_mcp.adapters.openproject.oauth import AiohttpOpenProjectAuthorization, OAuthApplication
 from openproject_mcp.adapters.openproject.repositories import (
     AiohttpApiSpecRepository,
+    AiohttpAttachmentRepository,
     AiohttpMeetingRepository,
     AiohttpMetadataRepository,
     AiohttpProjectRepository,
@@ -62,6 +64,7 @@ from openproject_mcp.adapters.shared_state.redis import RedisStore
 from openproject_mcp.adapters.shared_state.sealed import SealedStore
 from openproject_mcp.application.activities import ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec
+from openproject_mcp.application.attachments import ListAttachments, ReadAttachment
 from openproject_mcp.application.caching import EnrichmentCache, SharedTier, TenantCaches, tenant_key
 from openproject_mcp.application.meetings import GetMeeting, ListMeetings
 from openproject_mcp.application.metadata import ListPriorities, ListStatuses, ListTypes, ListUsers
@@ -117,6 +120,7 @@ class FixtureRepositories(containers.DeclarativeContainer):
     wiki_pages = providers.Singleton(InMemoryWikiPageRepository, dataset)
     wiki_page_links = providers.Singleton(InMemoryWikiPageLinkRepository, dataset)
     capabilities = providers.Singleton(InMemoryCapabilityRepository)
+    attachments = providers.Singleton(InMemoryAttachmentRepository, dataset)
 
 
 def _call_session(call: Call, settings: ClientSettings, connector: aiohttp.BaseConnector) -> aiohttp.ClientSession:
@@ -151,6 +155,7 @@ class OpenProjectRepositories(containers.DeclarativeContainer):
     wiki_pages = providers.ContextLocalSingleton(AiohttpWikiPageRepository, client)
     wiki_page_links = providers.ContextLocalSingleton(AiohttpWikiPageLinkRepository, client)
     capabilities = providers.ContextLocalSingleton(AiohttpCapabilityRepository, client, capability_cache)
+    attachments = providers.ContextLocalSingleton(AiohttpAttachmentRepository, client)
 
 
 class UseCases(containers.DeclarativeContainer):
@@ -165,6 +170,7 @@ class UseCases(containers.DeclarativeContainer):
     caches: providers.Dependency[TenantCaches] = providers.Dependency(instance_of=TenantCaches)
     instance: providers.Dependency[str] = providers.Dependency(instance_of=str)
     """What identifies the data source (the base URL, or the dataset): what instance-wide caches are keyed by."""
+    max_attachment_bytes: providers.Dependency[int] = providers.Dependency(instance_of=int)
 
     resolver = providers.ContextLocalSingleton(ProjectResolver, ports.projects)
     wiki_references = providers.Factory(WikiReferences, caches, instance)
@@ -205,6 +211,10 @@ class UseCases(containers.DeclarativeContainer):
     )
     list_wiki_page_links = providers.Factory(
         ListWikiPageLinks, ports.wiki_page_links, ports.wiki_pages, wiki_references
+    )
+    list_attachments = providers.Factory(ListAttachments, ports.attachments, ports.work_packages, ports.wiki_pages)
+    read_attachment = providers.Factory(
+        ReadAttachment, ports.attachments, ports.work_packages, ports.wiki_pages, max_attachment_bytes
     )
 
 
@@ -330,7 +340,12 @@ class AppContainer(containers.DeclarativeContainer):
         **_ports(settings.provided.adapter, fixture=fixture, openproject=openproject)
     )
     use_cases = providers.Container(
-        UseCases, ports=ports, call=call, caches=caches, instance=settings.provided.instance
+        UseCases,
+        ports=ports,
+        call=call,
+        caches=caches,
+        instance=settings.provided.instance,
+        max_attachment_bytes=settings.provided.resources.max_attachment_bytes,
     )
 
 

@@ -38,6 +38,7 @@ class Settings:
     result_format: ResultFormat = "full"
     output_schemas: OutputSchemas = "outline"
     redis_url: str | None = field(default=None, repr=False)  # may carry a password
+    resources: ResourceSettings = field(default_factory=lambda: ResourceSettings())
 
     def __post_init__(self) -> None:
         if self.base_url is not None:
@@ -114,6 +115,26 @@ def load_result_format(env: Mapping[str, str]) -> ResultFormat:
     )
 
 
+# MCP resources and prompts ---------------------------------------------------------------------
+# (OPENPROJECT_MAX_ATTACHMENT_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class ResourceSettings:
+    """What reading a resource may cost: the largest attachment read, in bytes."""
+
+    max_attachment_bytes: int = 5 * 1024 * 1024
+
+
+def load_resource_settings(env: Mapping[str, str]) -> ResourceSettings:
+    defaults = ResourceSettings()
+    return ResourceSettings(
+        max_attachment_bytes=int(
+            _number(env, "OPENPROJECT_MAX_ATTACHMENT_BYTES", defaults.max_attachment_bytes, 1024, 256 * 1024 * 1024)
+        ),
+    )
+
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -183,6 +204,7 @@ def load_settings(
         result_format=load_result_format(env),
         output_schemas=load_output_schemas(env),
         redis_url=load_redis_url(env),
+        resources=load_resource_settings(env),
     )
     if demo and dataset:
         raise ConfigurationError("Pass either --demo or --dataset PATH, not both.")

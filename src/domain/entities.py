@@ -216,6 +216,17 @@ class Attachment:
     download_url: str
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class AttachmentContent:
+    """The bytes of one attachment, and the media type they were served with."""
+
+    data: bytes
+    content_type: str
+
+    def __repr__(self) -> str:
+        return f"AttachmentContent({len(self.data)} bytes, {self.content_type!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class WikiPageLink:
     """A link between a work package and a page of a wiki provider (OpenProject's own wiki, XWiki...).

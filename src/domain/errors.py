@@ -92,3 +92,13 @@ class UnsupportedError(OpenProjectMcpError):
 
 class ReadOnlyError(OpenProjectMcpError):
     """A write was attempted while the server runs read-only."""
+
+
+def attachment_too_large(attachment_id: int, max_bytes: int, file_name: str | None = None) -> UnsupportedError:
+    """The error for an attachment above the size this server reads (``OPENPROJECT_MAX_ATTACHMENT_BYTES``)."""
+    named = f" ({file_name})" if file_name else ""
+    return UnsupportedError(
+        f"Attachment {attachment_id}{named} is larger than the {max_bytes:,} bytes this server reads of one "
+        "attachment; it was not read.",
+        hint="Open it in OpenProject, or ask the operator to raise OPENPROJECT_MAX_ATTACHMENT_BYTES.",
+    )

@@ -2,6 +2,7 @@
 
 from openproject_mcp.ports.repositories import (
     ApiSpecRepository,
+    AttachmentRepository,
     CapabilityRepository,
     MeetingRepository,
     MetadataRepository,
@@ -14,6 +15,7 @@ from openproject_mcp.ports.repositories import (
 
 __all__ = [
     "ApiSpecRepository",
+    "AttachmentRepository",
     "CapabilityRepository",
     "MeetingRepository",
     "MetadataRepository",

@@ -23,6 +23,7 @@ from openproject_mcp.domain.capabilities import InstanceCapabilities
 from openproject_mcp.domain.entities import (
     Activity,
     Attachment,
+    AttachmentContent,
     Meeting,
     MeetingDetails,
     NamedRef,
@@ -165,6 +166,22 @@ class WikiPageRepository(ABC):
         ``None``, without any request, where the backend has no way to list pages: no released
         OpenProject version has one, so there pages are found by id. ``NotFoundError`` for an
         unknown project.
+        """
+
+
+class AttachmentRepository(ABC):
+    @abstractmethod
+    async def of_work_package(self, work_package_id: int) -> Sequence[Attachment]:
+        """The attachments of one work package. ``NotFoundError`` for an unknown work package."""
+
+    @abstractmethod
+    async def content(self, attachment_id: int, max_bytes: int) -> AttachmentContent:
+        """The bytes of one attachment, if there are at most ``max_bytes`` of them.
+
+        ``UnsupportedError`` when the content is larger (nothing beyond ``max_bytes`` is read) or
+        when the backend holds none for it; ``NotFoundError`` for an attachment that does not
+        exist or that the caller cannot see. Credentials go only to the configured instance:
+        content kept elsewhere (external storage) is fetched without them.
         """
 
 

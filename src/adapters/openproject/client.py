@@ -350,6 +350,24 @@ async def read_bounded(response: aiohttp.ClientResponse, limit: int) -> bytes:
     return bytes(out)
 
 
+class FileTooLargeError(Exception):
+    """A downloaded file has more bytes than the caller allowed; the rest was not read."""
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Download:
+    """A file's bytes and the media type it was served with."""
+
+    body: bytes
+    content_type: str
+    external: bool
+    """Whether it came from storage outside the instance (fetched without credentials)."""
+
+
+MAX_DOWNLOAD_REDIRECTS = 3
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
 @dataclass(frozen=True, slots=True)
 class _StatusFailure:
     status: int
@@ -367,6 +385,18 @@ class _TransportFailure:
 
 
 _Failure = _StatusFailure | _TransportFailure
+
+
+@dataclass(frozen=True, slots=True)
+class _Redirect:
+    """A download answered with a status of 300 or more; ``location`` is where a redirect points, if it is one."""
+
+    failure: _StatusFailure
+    location: str | None
+
+
+def _media_type(response: aiohttp.ClientResponse) -> str:
+    return response.headers.get("Content-Type", "").split(";")[0].strip().lower() or "application/octet-stream"
 
 
 class OpenProjectClient:
@@ -485,6 +515,156 @@ class OpenProjectClient:
             retries += 1
             self._slept += delay
             await self._sleep(delay)
+
+    async def download(self, path: str, limit: int) -> Download:
+        """A file at ``path`` on the instance (``api/v3/attachments/1/content``), at most ``limit`` bytes.
+
+        A redirect on the instance's own origin and base path is followed with the token. A
+        redirect anywhere else (external attachment storage: a signed URL) is followed by a
+        separate request that carries no token, no cookie and no header of this session, so the
+        credential never leaves the configured address; its query string (a signature) never
+        appears in an error or a log. ``FileTooLargeError`` beyond ``limit``; otherwise the errors
+        of :meth:`get`. Not retried: a download is one request per hop.
+        """
+        if path.startswith("/") or "://" in path:
+            raise ValueError(f"request paths are relative to the base URL, got {path!r}")
+        where, query = path.partition("?")[::2]
+        for _ in range(MAX_DOWNLOAD_REDIRECTS + 1):
+            self._count_request("GET", where)
+            params = dict(pair.partition("=")[::2] for pair in query.split("&") if pair) if query else None
+            outcome = await self._download_once(where, params, limit)
+            if isinstance(outcome, Download):
+                return outcome
+            if isinstance(outcome, _TransportFailure):
+                raise outcome.error
+            location = outcome.location
+            if location is None:
+                raise self._final_error(outcome.failure, "GET", where, 0)
+            try:
+                relative = self.relative_path(location)
+            except ForeignHrefError:
+                return await self._download_elsewhere(location, limit)
+            where, query = relative.partition("?")[::2]
+        raise UpstreamServerError(
+            self.redact(f"OpenProject redirected GET /{path} more than {MAX_DOWNLOAD_REDIRECTS} times; not followed."),
+            hint="Check the instance's attachment storage configuration.",
+        )
+
+    def _count_request(self, method: str, path: str) -> None:
+        if self._requests >= self._settings.max_requests_per_call:
+            raise self.request_limit_error(
+                f"This call reached its limit of {self._settings.max_requests_per_call} requests to "
+                f"OpenProject (OPENPROJECT_MAX_REQUESTS_PER_CALL) before {method} /{path}; that answer, and "
+                "whatever needed it, was not read."
+            )
+        self._requests += 1
+
+    async def _download_once(
+        self, path: str, params: QueryParams | None, limit: int
+    ) -> Download | _Redirect | _TransportFailure:
+        try:
+            async with (
+                self._limiter,
+                self._session.get(path, params=params, allow_redirects=False, headers={"Accept": "*/*"}) as response,
+            ):
+                if response.status < 300:
+                    body = await self._read_file(response, limit)
+                    return Download(redact_bytes(body, self._secrets), _media_type(response), external=False)
+                try:
+                    error_body = await read_bounded(response, ERROR_BODY_BYTES)
+                except (aiohttp.ClientError, TimeoutError, BodyTooLargeError, UnreadableEncodingError):
+                    response.close()
+                    error_body = b""
+                failure = _StatusFailure(
+                    status=response.status,
+                    reason=response.reason,
+                    body=error_body if response.status >= 400 else b"",
+                    retry_after=parse_retry_after(response.headers.get("Retry-After"), self._clock()),
+                )
+                location = response.headers.get("Location") if response.status in _REDIRECTS else None
+                return _Redirect(failure, str(response.url.join(URL(location))) if location else None)
+        except FileTooLargeError:
+            raise
+        except TimeoutError:
+            return _TransportFailure(
+                NetworkError(
+                    self.redact(
+                        f"OpenProject at {self.base_url} did not answer GET /{path} within "
+                        f"{self._settings.timeout_seconds:g} seconds."
+                    ),
+                    hint="The instance may be slow or unreachable; try again.",
+                ),
+                retryable=False,
+            )
+        except aiohttp.ClientError as exc:
+            return _TransportFailure(self._network_error("GET", path, exc), retryable=False)
+
+    async def _download_elsewhere(self, url: str, limit: int) -> Download:
+        """GET ``url`` off the instance with nothing of this session: no token, no cookie."""
+        target = URL(url)
+        host = target.host or "?"
+        if target.scheme not in ("http", "https") or not target.host:
+            raise UpstreamServerError(
+                f"OpenProject redirected the download to an unusable location (scheme {target.scheme!r}); "
+                "not followed.",
+                hint="Check the instance's attachment storage configuration.",
+            )
+        self._count_request("GET", f"(external storage at {host})")
+        timeout = aiohttp.ClientTimeout(total=self._settings.timeout_seconds)
+        try:
+            async with (
+                aiohttp.ClientSession(
+                    connector=self._session.connector,
+                    connector_owner=False,
+                    cookie_jar=aiohttp.DummyCookieJar(),
+                    timeout=timeout,
+                    auto_decompress=False,
+                    headers={"Accept-Encoding": ACCEPT_ENCODING},
+                ) as bare,
+                self._limiter,
+                bare.get(target, allow_redirects=True, max_redirects=MAX_DOWNLOAD_REDIRECTS) as response,
+            ):
+                if response.status >= 300:
+                    raise UpstreamServerError(
+                        self.redact(
+                            f"The attachment storage at {host}, where OpenProject sent the download, answered "
+                            f"HTTP {response.status}."
+                        ),
+                        hint="Its signed link may have expired: try again; if it persists, check the storage.",
+                        status=response.status,
+                    )
+                body = await self._read_file(response, limit)
+                return Download(redact_bytes(body, self._secrets), _media_type(response), external=True)
+        except TimeoutError:
+            raise NetworkError(
+                f"The attachment storage at {host} did not answer within {self._settings.timeout_seconds:g} seconds.",
+                hint="Try again later.",
+            ) from None
+        except aiohttp.TooManyRedirects:
+            raise UpstreamServerError(
+                f"The attachment storage at {host} redirected more than {MAX_DOWNLOAD_REDIRECTS} times; not followed.",
+                hint="Check the instance's attachment storage configuration.",
+            ) from None
+        except aiohttp.ClientError as exc:
+            raise NetworkError(
+                self.redact(f"Could not reach the attachment storage at {host}: {type(exc).__name__}."),
+                hint="The server must be able to reach the storage OpenProject redirects downloads to.",
+            ) from None
+
+    async def _read_file(self, response: aiohttp.ClientResponse, limit: int) -> bytes:
+        try:
+            body = await read_bounded(response, limit)
+        except BodyTooLargeError:
+            response.close()
+            raise FileTooLargeError from None
+        except UnreadableEncodingError as exc:
+            response.close()
+            raise UpstreamServerError(
+                self.redact(f"A download from OpenProject could not be read: {exc}."),
+                hint="Check the instance or a proxy in front of it.",
+            ) from None
+        self._bytes_read += len(body)
+        return body
 
     async def _attempt(self, method: Method, path: str, params: QueryParams | None, payload: Any) -> bytes | _Failure:
         try:

@@ -123,6 +123,15 @@ MEETING = Endpoint("api/v3/meetings/{id}")
 
 WIKI_PAGE = Endpoint("api/v3/wiki_pages/{id}")
 WIKI_PAGE_ATTACHMENTS = Endpoint("api/v3/wiki_pages/{id}/attachments")
+WORK_PACKAGE_ATTACHMENTS = Endpoint("api/v3/work_packages/{id}/attachments")
+ATTACHMENT_CONTENT = Endpoint(
+    "api/v3/attachments/{id}/content",
+    since="14.4",
+    note="Mounted by AttachmentsAPI (opf/openproject@4911b8a:lib/api/v3/attachments/attachments_api.rb) and "
+    "every attachment's staticDownloadLocation, but not a path of the 17.3 document. It answers the file, or "
+    "a redirect to external storage (opf/openproject@4911b8a:lib/api/helpers/attachment_renderer.rb); "
+    "14.4 is the oldest version read, not the first that has it.",
+)
 
 MEETING_SORT_KEY = "startTime"
 """The only meetings sort key every version from 16.6 to 18.0 registers: ``start_time`` is in the older
@@ -194,6 +203,8 @@ ALL_ENDPOINTS: tuple[Endpoint, ...] = (
     MEETING,
     WIKI_PAGE,
     WIKI_PAGE_ATTACHMENTS,
+    WORK_PACKAGE_ATTACHMENTS,
+    ATTACHMENT_CONTENT,
     MEETING_AGENDA_ITEMS,
     MEETING_SECTION,
     MEETING_AGENDA_ITEM_OUTCOMES,

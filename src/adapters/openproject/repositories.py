@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from openproject_mcp.adapters.openproject import endpoints, hal, mapping
 from openproject_mcp.adapters.openproject.capabilities import AiohttpCapabilityRepository, CapabilityCache
-from openproject_mcp.adapters.openproject.client import OpenProjectClient
+from openproject_mcp.adapters.openproject.client import FileTooLargeError, OpenProjectClient
 from openproject_mcp.adapters.openproject.concurrency import together
 from openproject_mcp.adapters.openproject.endpoints import Endpoint, filters_param, page_params, sort_param
 from openproject_mcp.adapters.openproject.fetching import fetch as _fetch
@@ -24,6 +24,7 @@ from openproject_mcp.adapters.openproject.meetings import AiohttpMeetingReposito
 from openproject_mcp.domain.entities import (
     Activity,
     Attachment,
+    AttachmentContent,
     Priority,
     Project,
     SavedQuery,
@@ -41,10 +42,12 @@ from openproject_mcp.domain.errors import (
     RequestLimitError,
     UnsupportedError,
     UpstreamServerError,
+    attachment_too_large,
 )
 from openproject_mcp.domain.queries import Filter, Page, PageRequest, SortKey, replace_filters
 from openproject_mcp.ports.repositories import (
     ApiSpecRepository,
+    AttachmentRepository,
     MetadataRepository,
     ProjectRepository,
     QueryRepository,
@@ -55,6 +58,7 @@ from openproject_mcp.ports.repositories import (
 
 __all__ = [
     "AiohttpApiSpecRepository",
+    "AiohttpAttachmentRepository",
     "AiohttpCapabilityRepository",
     "AiohttpMeetingRepository",
     "AiohttpMetadataRepository",
@@ -380,3 +384,29 @@ class AiohttpWikiPageLinkRepository(WikiPageLinkRepository):
             ) from exc
         with _reading(self._client, path):
             return tuple(mapping.wiki_page_link(e) for e in collection.elements[:limit])
+
+
+# Attachments ---------------------------------------------------------------------------------
+
+
+class AiohttpAttachmentRepository(AttachmentRepository):
+    """Work package attachments, and any attachment's content (``/attachments/{id}/content``)."""
+
+    def __init__(self, client: OpenProjectClient) -> None:
+        self._client = client
+
+    async def of_work_package(self, work_package_id: int) -> Sequence[Attachment]:
+        path = endpoints.WORK_PACKAGE_ATTACHMENTS.path(id=work_package_id)
+        collection = await _fetch(self._client, path, hal.Collection[hal.AttachmentHal])
+        with _reading(self._client, path):
+            return tuple(mapping.attachment(e, self._client.absolute_url) for e in collection.elements)
+
+    async def content(self, attachment_id: int, max_bytes: int) -> AttachmentContent:
+        # Always the instance's own content path (the staticDownloadLocation), never the
+        # downloadLocation, which is the external storage's URL where there is one.
+        path = endpoints.ATTACHMENT_CONTENT.path(id=attachment_id)
+        try:
+            download = await self._client.download(path, max_bytes)
+        except FileTooLargeError:
+            raise attachment_too_large(attachment_id, max_bytes) from None
+        return AttachmentContent(download.body, download.content_type)

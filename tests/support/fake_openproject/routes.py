@@ -21,8 +21,10 @@ from openproject_mcp.adapters.fixture.filtering import (
     unknown_filter,
 )
 from openproject_mcp.adapters.fixture.paging import paginate
+from openproject_mcp.adapters.fixture.rows import AttachmentRow
 from openproject_mcp.domain.entities import Project, SavedQuery, WikiPageLink
 from openproject_mcp.domain.queries import Filter, PageRequest
+from tests.support.fake_openproject.attachments import ExternalStorage, Storage, attachment_hal, content_response
 from tests.support.fake_openproject.errors import ApiError, bad_request, forbidden, invalid_query, not_found
 from tests.support.fake_openproject.meeting_query import meetings_for
 from tests.support.fake_openproject.params import (
@@ -86,9 +88,17 @@ def _echo(filters: list[Filter] | None, listing: Listing) -> dict[str, str | int
 
 
 class Routes:
-    def __init__(self, profile: Profile, spec: dict[str, object] | None) -> None:
+    def __init__(
+        self,
+        profile: Profile,
+        spec: dict[str, object] | None,
+        storage: Storage = "local",
+        external: ExternalStorage | None = None,
+    ) -> None:
         self.profile = profile
         self.spec = spec
+        self.storage: Storage = storage
+        self.external = external or ExternalStorage()
 
     def table(self) -> list[tuple[str, Route]]:
         """``(path under the prefix, route)``; aiohttp placeholders, most specific paths first."""
@@ -120,6 +130,8 @@ class Routes:
             (f"{API}/meetings/{{id}}/attachments", self.meeting_attachments),
             (f"{API}/wiki_pages/{{id}}", self.wiki_page),
             (f"{API}/wiki_pages/{{id}}/attachments", self.wiki_page_attachments),
+            (f"{API}/work_packages/{{id}}/attachments", self.work_package_attachments),
+            (f"{API}/attachments/{{id}}/content", self.attachment_content),
         ]
         if p.meeting_list:
             routes.append((f"{API}/meetings", self.meetings))
@@ -441,8 +453,37 @@ class Routes:
 
     async def wiki_page_attachments(self, call: Call) -> JSON:
         page_id = _integer_id(call.match["id"], "Wiki page")
-        await call.tenant.wiki_pages.attachments(page_id)  # the dataset records none; 404 for an unknown page
-        return call.render.empty_collection(f"{API}/wiki_pages/{page_id}/attachments")
+        page = await call.tenant.wiki_pages.get(page_id)  # 404 for an unknown page
+        rows = [row for row in call.tenant.dataset.attachments.values() if row.wiki_page_id == page_id]
+        return self._attachments(
+            call, rows, ("wiki_pages", page_id, page.title), f"{API}/wiki_pages/{page_id}/attachments"
+        )
+
+    # Attachments ------------------------------------------------------------------------------
+
+    async def work_package_attachments(self, call: Call) -> JSON:
+        work_package = await call.tenant.work_packages.get(await self._work_package_id(call))
+        rows = [row for row in call.tenant.dataset.attachments.values() if row.work_package_id == work_package.id]
+        container = ("work_packages", work_package.id, work_package.subject)
+        return self._attachments(call, rows, container, f"{API}/work_packages/{work_package.id}/attachments")
+
+    def _attachments(
+        self, call: Call, rows: Sequence[AttachmentRow], container: tuple[str, int, str], path: str
+    ) -> JSON:
+        elements = [
+            attachment_hal(
+                call.render.prefix,
+                row,
+                container,
+                self.external.sign(row) if self.storage == "external" and row.content is not None else "",
+            )
+            for row in rows
+        ]
+        return call.render.collection(elements, path=path)
+
+    async def attachment_content(self, call: Call) -> web.StreamResponse:
+        row = call.tenant.dataset.attachments.get(_integer_id(call.match["id"], "Attachment"))
+        return content_response(row, self.storage, self.external)
 
 
 STATUS_NAME_OF_NUMBER = {"1": "active", "2": "registered", "3": "locked", "4": "invited"}

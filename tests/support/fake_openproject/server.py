@@ -21,6 +21,7 @@ from aiohttp.typedefs import Middleware
 
 from openproject_mcp.adapters.fixture import Dataset
 from openproject_mcp.domain.errors import InvalidQueryError, NotFoundError
+from tests.support.fake_openproject.attachments import EXTERNAL_PREFIX, ExternalStorage, Storage
 from tests.support.fake_openproject.errors import HAL_JSON, ApiError, error_body, error_name_for
 from tests.support.fake_openproject.oauth import FakeOAuth
 from tests.support.fake_openproject.profiles import Profile, profile_named
@@ -209,6 +210,8 @@ class FakeOpenProject:
     a few turns of the event loop), then all held requests are answered together, so the number
     of rounds a client needs (``rounds``, and ``waves.round_trips(requests)``) does not depend on
     how fast the machine is.
+    ``attachment_storage="external"`` keeps attachments in a simulated external storage on another
+    origin (``localhost``), which the content endpoint redirects to with a signed URL.
     """
 
     def __init__(
@@ -224,6 +227,7 @@ class FakeOpenProject:
         now: Callable[[], datetime] | None = None,
         oauth: FakeOAuth | None = None,
         lockstep: float | None = None,
+        attachment_storage: Storage = "local",
     ) -> None:
         if not tenants:
             raise ValueError("at least one tenant (token -> dataset) is needed")
@@ -244,9 +248,10 @@ class FakeOpenProject:
             token: Tenant(token, dataset, admin=token not in set(non_admin_tokens), now=now)
             for token, dataset in tenants.items()
         }
-        self._routes = Routes(self.profile, spec)
         self.oauth = oauth
         """OpenProject's OAuth provider (``/oauth/...``), when given; its access tokens act as their user."""
+        self.external_storage = ExternalStorage()
+        self._routes = Routes(self.profile, spec, attachment_storage, self.external_storage)
         self._faults: list[_ArmedFault] = []
         self._in_flight = 0
         self._lockstep = _Lockstep(lockstep) if lockstep is not None else None
@@ -261,8 +266,10 @@ class FakeOpenProject:
             app.router.add_get(f"{self.prefix}{path}", self._handler(route))
         if self.oauth is not None:
             app.router.add_routes(self.oauth.routes(self.prefix))
+        app.router.add_get(f"{EXTERNAL_PREFIX}{{key}}/{{name}}", self.external_storage.answer)
         server = TestServer(app, host="127.0.0.1")
         await server.start_server()
+        self.external_storage.origin = f"http://localhost:{server.port}"
         self._server = server
         self._base_url = str(server.make_url(f"{self.prefix}/"))
         return self
@@ -369,6 +376,8 @@ class FakeOpenProject:
         return _error(fault.status, error_name_for(fault.status), headers=headers)
 
     async def _answer(self, request: web.Request, handler: Handler, token: str | None) -> web.StreamResponse:
+        if request.path.startswith(EXTERNAL_PREFIX):
+            return await handler(request)  # external storage: its signature, not a token, grants access
         tenant = self._tenants.get(token) if token is not None else None
         if tenant is None and token is not None and self.oauth is not None and request_bearer(request):
             user = self.oauth.user_for(token)
@@ -405,6 +414,7 @@ class FakeOpenProject:
                 query=request.query,
                 page_size_max=self.page_size_max,
             )
-            return _hal(await route(call))
+            answer = await route(call)
+            return answer if isinstance(answer, web.StreamResponse) else _hal(answer)
 
         return handle

@@ -108,6 +108,7 @@ def test_the_newer_endpoints() -> None:
         "api/v3/meeting_outcomes/{id}",
         "api/v3/work_packages/{id}/wiki_page_links",
         "api/v3/wiki_page_links",
+        "api/v3/attachments/{id}/content",
     }
 
 
