@@ -5,18 +5,29 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import msgspec
+from mcp import MCPError
 from mcp.server import Server, ServerRequestContext
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
+    CompleteRequestParams,
+    CompleteResult,
+    GetPromptRequestParams,
+    GetPromptResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
     ListToolsResult,
     PaginatedRequestParams,
+    PromptReference,
+    ReadResourceRequestParams,
+    ReadResourceResult,
     Tool,
     ToolAnnotations,
 )
@@ -26,16 +37,26 @@ from openproject_mcp.adapters.mcp.answers import answer
 from openproject_mcp.adapters.mcp.argument_errors import explain_validation
 from openproject_mcp.adapters.mcp.arguments import input_schema
 from openproject_mcp.adapters.mcp.catalog import TOOLS, ToolSpec, UseCaseScope
-from openproject_mcp.adapters.mcp.errors import INTERNAL_ERROR, core_error_result, error_result
+from openproject_mcp.adapters.mcp.completions import completer_for
+from openproject_mcp.adapters.mcp.errors import (
+    INTERNAL_ERROR,
+    core_error_result,
+    core_protocol_error,
+    error_result,
+    protocol_error,
+)
+from openproject_mcp.adapters.mcp.prompts import PROMPTS, get_prompt, prompt_named
+from openproject_mcp.adapters.mcp.resources import TEMPLATES, TEMPLATES_BY_URI, list_resources, read_resource
 from openproject_mcp.adapters.mcp.wire import outline_schema, output_schema, to_wire
 from openproject_mcp.application.result_size import DEFAULT_MAX_RESULT_CHARS, OutputSchemas, ResultFormat, fit_result
 from openproject_mcp.application.writes import read_only_error
-from openproject_mcp.domain.errors import AuthenticationError, OpenProjectMcpError
+from openproject_mcp.domain.errors import AuthenticationError, InvalidArgumentError, OpenProjectMcpError
 
 log = logging.getLogger("openproject_mcp.mcp")
 
 # A call's credential as the transport delivered it (None on stdio, where the server's own is used).
 ScopeFactory = Callable[[str | None], AbstractAsyncContextManager[UseCaseScope]]
+T = TypeVar("T")
 
 INSTRUCTIONS = """\
 Read-only access to one OpenProject instance: projects, work packages with their comments and
@@ -49,6 +70,11 @@ the list tools whenever you look for something by topic. Each search answer repo
 and notes: read them, they say honestly what could not be searched (for example agenda items
 on OpenProject versions before 17.4, or wiki text on versions that do not expose it), so an
 empty result with such a note means "not searchable here", not "does not exist".
+
+Resources and prompts: the same records are readable as resources (openproject://projects/{project},
+openproject://work-packages/{workPackage}, openproject://meetings/{meeting},
+openproject://wiki-pages/{wikiPage}, and attachments under .../attachments/{attachment}), and the
+prompts project_status, what_did_we_decide and prepare_meeting gather the data for those tasks.
 
 Paging: offset is a 1-based page number (offset=2 is the second page), pageSize is 1..100;
 hasMore says whether another page exists.
@@ -200,6 +226,77 @@ def build_server(
             )
         return answer(to_wire(result), result_format)
 
+    async def in_scope(ctx: ServerRequestContext[Any], what: str, work: Callable[[UseCaseScope], Awaitable[T]]) -> T:
+        """``work`` in the caller's own scope, every failure as a JSON-RPC error in the tools' terms."""
+        try:
+            async with scope_factory(_credential(ctx)) as scope:
+                return await work(scope)
+        except OpenProjectMcpError as exc:
+            raise core_protocol_error(exc) from None
+        except MCPError:
+            raise
+        except Exception:
+            log.exception("%s failed unexpectedly", what)
+            raise protocol_error(
+                INTERNAL_ERROR,
+                f"{what} failed because of an unexpected problem inside the server; it has been logged.",
+                hint="Retrying may help; if it keeps happening, report it with the server log.",
+            ) from None
+
+    templates = [spec.model() for spec in TEMPLATES]
+    prompts = [spec.model() for spec in PROMPTS]
+
+    async def on_list_resources(
+        ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListResourcesResult:
+        cursor = params.cursor if params is not None else None
+        found, next_cursor = await in_scope(ctx, "resources/list", lambda scope: list_resources(cursor, scope))
+        return ListResourcesResult(resources=found, next_cursor=next_cursor)
+
+    async def on_list_resource_templates(
+        ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListResourceTemplatesResult:
+        return ListResourceTemplatesResult(resource_templates=templates)
+
+    async def on_read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
+        uri = str(params.uri)
+        contents = await in_scope(
+            ctx, "resources/read", lambda scope: read_resource(uri, scope, max_result_chars=max_result_chars)
+        )
+        return ReadResourceResult(contents=contents)
+
+    async def on_list_prompts(
+        ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListPromptsResult:
+        return ListPromptsResult(prompts=prompts)
+
+    async def on_get_prompt(ctx: ServerRequestContext[Any], params: GetPromptRequestParams) -> GetPromptResult:
+        return await in_scope(
+            ctx,
+            f"prompts/get {params.name[:100]!r}",
+            lambda scope: get_prompt(params.name, params.arguments, scope, max_result_chars=max_result_chars),
+        )
+
+    async def on_completion(ctx: ServerRequestContext[Any], params: CompleteRequestParams) -> CompleteResult:
+        ref = params.ref
+        argument = params.argument
+        context = dict(params.context.arguments or {}) if params.context is not None else {}
+        try:
+            if isinstance(ref, PromptReference):
+                spec = prompt_named(ref.name)
+                completer = completer_for(argument.name, [a.name for a in spec.arguments], f"The prompt {spec.name}")
+            else:
+                template = TEMPLATES_BY_URI.get(ref.uri)
+                if template is None:
+                    raise InvalidArgumentError(
+                        f"No resource template is {ref.uri[:200]!r}; the templates are {', '.join(TEMPLATES_BY_URI)}."
+                    )
+                completer = completer_for(argument.name, template.arguments, f"The template {template.uri_template}")
+        except OpenProjectMcpError as exc:
+            raise core_protocol_error(exc) from None
+        completion = await in_scope(ctx, "completion/complete", lambda scope: completer(argument.value, context, scope))
+        return CompleteResult(completion=completion)
+
     return Server(
         "openproject-mcp",
         version=__version__,
@@ -208,6 +305,12 @@ def build_server(
         get_tool_input_schema=schemas.get,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
+        on_list_resources=on_list_resources,
+        on_list_resource_templates=on_list_resource_templates,
+        on_read_resource=on_read_resource,
+        on_list_prompts=on_list_prompts,
+        on_get_prompt=on_get_prompt,
+        on_completion=on_completion,
     )
 
 

@@ -10,6 +10,7 @@ from dependency_injector import providers
 
 from openproject_mcp.adapters.fixture.project_repository import InMemoryProjectRepository
 from openproject_mcp.adapters.mcp.catalog import TOOLS
+from openproject_mcp.application.attachments import ListAttachments, ReadAttachment
 from openproject_mcp.application.projects import ListProjects, ListProjectsRequest
 from openproject_mcp.application.writes import WritePolicy, WriteUseCase
 from openproject_mcp.composition import Application, Call, RequestScope, UseCases, current_call, use_case_registry
@@ -49,8 +50,10 @@ class WithAWrite(UseCases):
 
 def test_the_registry_is_every_use_case_of_the_container_and_serves_every_tool() -> None:
     registry = Application(DEMO).registry
-    assert len(registry) == len(TOOLS) == 19
+    # The 19 tools' use cases, and the two that only resources use (attachments).
+    assert len(registry) == len(TOOLS) + 2 == 21
     assert ListProjects in registry
+    assert ListAttachments in registry and ReadAttachment in registry
     assert all(callable(getattr(kind, "execute", None)) for kind in registry)
 
 
