@@ -27,6 +27,7 @@ from openproject_mcp.adapters.fixture import Dataset, load_demo_dataset
 from openproject_mcp.adapters.mcp.untrusted import unfenced
 from tests.e2e.test_http_serve import console_server, server_env
 from tests.support.fake_openproject import FakeOpenProject
+from tests.support.fake_openproject.attachments import Storage
 from tests.unit.adapters.mcp_http.serving import quiet_client_loggers
 
 TOKEN = "resources-e2e-TOKEN-5f1c0b7a"
@@ -205,25 +206,23 @@ async def test_over_stdio_against_the_fake_openproject(profile: str) -> None:
 
 @pytest.mark.parametrize(("profile", "storage"), [("17.3", "local"), ("18.0", "external")])
 async def test_over_streamable_http_against_the_fake_openproject_with_each_callers_token(
-    tmp_path: Path, profile: str, storage: str
+    tmp_path: Path, profile: str, storage: Storage
 ) -> None:
-    other = load_demo_dataset()
-    async with FakeOpenProject(
-        {TOKEN: load_demo_dataset(), OTHER: other},
-        profile=profile,
-        attachment_storage=storage,  # type: ignore[arg-type]
-    ) as fake:
-        async with console_server(tmp_path, server_env(fake.base_url)) as server:
-            async with http_session(server.mcp_url, TOKEN) as session:
-                seen = await exercise(session, profile=profile)
-            async with http_session(server.mcp_url, OTHER) as session:
+    tenants = {TOKEN: load_demo_dataset(), OTHER: load_demo_dataset()}
+    async with (
+        FakeOpenProject(tenants, profile=profile, attachment_storage=storage) as fake,
+        console_server(tmp_path, server_env(fake.base_url)) as server,
+    ):
+        async with http_session(server.mcp_url, TOKEN) as session:
+            seen = await exercise(session, profile=profile)
+        async with http_session(server.mcp_url, OTHER) as session:
+            await session.read_resource("openproject://projects/webshop")
+        async with http_session(server.mcp_url, "not-a-token-anyone-has") as session:
+            with pytest.raises(MCPError) as rejected:
                 await session.read_resource("openproject://projects/webshop")
-            async with http_session(server.mcp_url, "not-a-token-anyone-has") as session:
-                with pytest.raises(MCPError) as rejected:
-                    await session.read_resource("openproject://projects/webshop")
-                with pytest.raises(MCPError) as rejected_prompt:
-                    await session.get_prompt("project_status", {"project": "webshop"})
-            await server.terminate()
+            with pytest.raises(MCPError) as rejected_prompt:
+                await session.get_prompt("project_status", {"project": "webshop"})
+        await server.terminate()
     check(seen, profile=profile)
     assert rejected.value.error.data["code"] == "OPENPROJECT_AUTH_ERROR"
     assert rejected_prompt.value.error.data["code"] == "OPENPROJECT_AUTH_ERROR"
