@@ -80,12 +80,13 @@ async def complete_meeting(value: str, context: Mapping[str, str], scope: UseCas
 
 
 async def complete_wiki_page(value: str, context: Mapping[str, str], scope: UseCaseScope) -> Completion:
-    text = value.strip()
-    query = text if text and not text.isdigit() else None
-    found = await (await scope.resolve(SearchWikiPages)).execute(SearchWikiPagesRequest(query, limit=MAX_VALUES))
-    values = [str(hit.id) for hit in found.elements]
-    if text.isdigit():
-        values = [v for v in values if v.startswith(text)]
+    # Always the same search (no query, every discovered page), ranked here: a repeated wiki search
+    # costs at most a couple of requests once pages are known, where a new query per keystroke
+    # would start a discovery each time (ADR 0012).
+    found = await (await scope.resolve(SearchWikiPages)).execute(
+        SearchWikiPagesRequest(None, project_id=context.get("project") or None, limit=READ_AT_MOST)
+    )
+    values = _ranked(((str(hit.id), (hit.title,)) for hit in found.elements), value)
     complete = found.coverage.complete if found.coverage is not None else True
     return _completion(values, more_unread=not complete)
 
