@@ -528,23 +528,21 @@ class OpenProjectClient:
         """
         if path.startswith("/") or "://" in path:
             raise ValueError(f"request paths are relative to the base URL, got {path!r}")
-        where, query = path.partition("?")[::2]
+        target = path
         for _ in range(MAX_DOWNLOAD_REDIRECTS + 1):
+            where = target.partition("?")[0]  # errors name the path only: a query may be a signature
             self._count_request("GET", where)
-            params = dict(pair.partition("=")[::2] for pair in query.split("&") if pair) if query else None
-            outcome = await self._download_once(where, params, limit)
+            outcome = await self._download_once(target, where, limit)
             if isinstance(outcome, Download):
                 return outcome
             if isinstance(outcome, _TransportFailure):
                 raise outcome.error
-            location = outcome.location
-            if location is None:
+            if outcome.location is None:
                 raise self._final_error(outcome.failure, "GET", where, 0)
             try:
-                relative = self.relative_path(location)
+                target = self.relative_path(outcome.location)
             except ForeignHrefError:
-                return await self._download_elsewhere(location, limit)
-            where, query = relative.partition("?")[::2]
+                return await self._download_elsewhere(outcome.location, limit)
         raise UpstreamServerError(
             self.redact(f"OpenProject redirected GET /{path} more than {MAX_DOWNLOAD_REDIRECTS} times; not followed."),
             hint="Check the instance's attachment storage configuration.",
@@ -559,13 +557,12 @@ class OpenProjectClient:
             )
         self._requests += 1
 
-    async def _download_once(
-        self, path: str, params: QueryParams | None, limit: int
-    ) -> Download | _Redirect | _TransportFailure:
+    async def _download_once(self, target: str, path: str, limit: int) -> Download | _Redirect | _TransportFailure:
+        """One GET of ``target`` (relative, maybe with a query); ``path`` is how errors name it."""
         try:
             async with (
                 self._limiter,
-                self._session.get(path, params=params, allow_redirects=False, headers={"Accept": "*/*"}) as response,
+                self._session.get(target, allow_redirects=False, headers={"Accept": "*/*"}) as response,
             ):
                 if response.status < 300:
                     body = await self._read_file(response, limit)
