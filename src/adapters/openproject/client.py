@@ -499,13 +499,7 @@ class OpenProjectClient:
         idempotent = method in IDEMPOTENT_METHODS
         retries = 0
         while True:
-            if self._requests >= self._settings.max_requests_per_call:
-                raise self.request_limit_error(
-                    f"This call reached its limit of {self._settings.max_requests_per_call} requests to "
-                    f"OpenProject (OPENPROJECT_MAX_REQUESTS_PER_CALL) before {method} /{path}; that answer, and "
-                    "whatever needed it, was not read."
-                )
-            self._requests += 1
+            self._count_request(method, path)
             outcome = await self._attempt(method, path, params, body)
             if isinstance(outcome, bytes):
                 return redact_bytes(outcome, self._secrets)
