@@ -225,6 +225,7 @@ async def test_over_streamable_http_against_the_fake_openproject_with_each_calle
         await server.terminate()
     check(seen, profile=profile)
     assert rejected.value.error.data["code"] == "OPENPROJECT_AUTH_ERROR"
+    assert "OPENPROJECT_API_KEY" not in rejected.value.error.message, "remote mode's hint speaks of the header"
     assert rejected_prompt.value.error.data["code"] == "OPENPROJECT_AUTH_ERROR"
     instance = [r for r in fake.requests if not r.path.startswith("/external-storage/")]
     assert {r.token for r in instance} == {TOKEN, OTHER, "not-a-token-anyone-has"}

@@ -231,6 +231,10 @@ def build_server(
         try:
             async with scope_factory(_credential(ctx)) as scope:
                 return await work(scope)
+        except AuthenticationError as exc:
+            if auth_hint is not None:
+                exc = AuthenticationError(exc.message, hint=auth_hint, status=exc.status)
+            raise core_protocol_error(exc) from None
         except OpenProjectMcpError as exc:
             raise core_protocol_error(exc) from None
         except MCPError:
