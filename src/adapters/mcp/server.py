@@ -182,6 +182,16 @@ def build_server(
     schemas = {tool.name: tool.input_schema for tool in listed}
     argument_schemas = {spec.name: input_schema(spec.arguments) for spec in tools}
 
+    def rejected(ctx: ServerRequestContext[Any], exc: AuthenticationError) -> AuthenticationError:
+        """A rejected token's error with the hint that fits how the caller authenticated."""
+        signed_in = _signed_in(ctx)
+        if signed_in is not None:  # the caller signed in with OpenProject: that sign-in has ended
+            signed_in.refused = True
+            return AuthenticationError(exc.message, hint=SIGNED_IN_HINT, status=exc.status)
+        if auth_hint is not None:
+            return AuthenticationError(exc.message, hint=auth_hint, status=exc.status)
+        return exc
+
     async def on_list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
         return ListToolsResult(tools=listed)
 
@@ -208,13 +218,7 @@ def build_server(
             async with scope_factory(_credential(ctx)) as scope:
                 result = fit_result(await spec.handler(arguments, scope, progress), max_result_chars)
         except AuthenticationError as exc:
-            signed_in = _signed_in(ctx)
-            if signed_in is not None:  # the caller signed in with OpenProject: that sign-in has ended
-                signed_in.refused = True
-                exc = AuthenticationError(exc.message, hint=SIGNED_IN_HINT, status=exc.status)
-            elif auth_hint is not None:
-                exc = AuthenticationError(exc.message, hint=auth_hint, status=exc.status)
-            return core_error_result(exc)
+            return core_error_result(rejected(ctx, exc))
         except OpenProjectMcpError as exc:
             return core_error_result(exc)
         except Exception:
@@ -232,9 +236,7 @@ def build_server(
             async with scope_factory(_credential(ctx)) as scope:
                 return await work(scope)
         except AuthenticationError as exc:
-            if auth_hint is not None:
-                exc = AuthenticationError(exc.message, hint=auth_hint, status=exc.status)
-            raise core_protocol_error(exc) from None
+            raise core_protocol_error(rejected(ctx, exc)) from None
         except OpenProjectMcpError as exc:
             raise core_protocol_error(exc) from None
         except MCPError:
