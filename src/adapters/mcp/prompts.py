@@ -19,11 +19,11 @@ from typing import Any, Final
 from mcp.types import GetPromptResult, Prompt, PromptArgument, PromptMessage, TextContent
 
 from openproject_mcp.adapters.mcp.catalog import UseCaseScope
-from openproject_mcp.adapters.mcp.untrusted import NOTICE, text_mirror
+from openproject_mcp.adapters.mcp.resources import text_parts
 from openproject_mcp.adapters.mcp.wire import to_wire
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest, ListMeetings, ListMeetingsRequest
 from openproject_mcp.application.projects import GetProject, GetProjectRequest
-from openproject_mcp.application.result_size import fit_result
+from openproject_mcp.application.result_size import ResultFormat, fit_result
 from openproject_mcp.application.search_meetings import SearchMeetings, SearchMeetingsRequest
 from openproject_mcp.application.search_work_packages import SearchWorkPackages, SearchWorkPackagesRequest
 from openproject_mcp.application.work_packages import (
@@ -310,15 +310,22 @@ def prompt_named(name: str) -> PromptSpec:
 
 
 async def get_prompt(
-    name: str, arguments: Mapping[str, str] | None, scope: UseCaseScope, *, max_result_chars: int
+    name: str,
+    arguments: Mapping[str, str] | None,
+    scope: UseCaseScope,
+    *,
+    max_result_chars: int,
+    result_format: ResultFormat = "full",
 ) -> GetPromptResult:
     spec = prompt_named(name)
     checked = spec.checked(arguments)
     assembled = await spec.build(checked, scope, max_result_chars)
-    nonce = secrets.token_hex(4)
-    blocks = [assembled.task, NOTICE.format(nonce=nonce)]
-    for section in assembled.sections:
-        _, mirror = text_mirror(section.data, nonce=nonce)
-        blocks.append(f"## {section.heading}\n{mirror}")
+    nonce = secrets.token_hex(4)  # one fence for every section, so the notice is said once
+    blocks = [assembled.task]
+    for index, section in enumerate(assembled.sections):
+        notice, text = text_parts(section.data, result_format, nonce=nonce)
+        if index == 0:
+            blocks.append(notice)
+        blocks.append(f"## {section.heading}\n{text}")
     message = PromptMessage(role="user", content=TextContent(type="text", text="\n\n".join(blocks)))
     return GetPromptResult(description=assembled.description, messages=[message])

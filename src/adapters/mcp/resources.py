@@ -21,8 +21,9 @@ from urllib.parse import unquote
 
 from mcp.types import BlobResourceContents, Resource, ResourceTemplate, TextResourceContents
 
+from openproject_mcp.adapters.mcp.answers import render
 from openproject_mcp.adapters.mcp.catalog import UseCaseScope
-from openproject_mcp.adapters.mcp.untrusted import text_mirror
+from openproject_mcp.adapters.mcp.untrusted import compact_mirror, text_mirror
 from openproject_mcp.adapters.mcp.wire import to_wire
 from openproject_mcp.application.attachments import (
     AttachmentContainer,
@@ -34,7 +35,7 @@ from openproject_mcp.application.attachments import (
 )
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest
 from openproject_mcp.application.projects import GetProject, GetProjectRequest, ListProjects, ListProjectsRequest
-from openproject_mcp.application.result_size import fit_result
+from openproject_mcp.application.result_size import ResultFormat, fit_result
 from openproject_mcp.application.wiki_pages import GetWikiPage, GetWikiPageRequest
 from openproject_mcp.application.work_packages import GetWorkPackage, GetWorkPackageRequest
 from openproject_mcp.domain.entities import Attachment
@@ -66,6 +67,7 @@ class ResourceRequest:
     uri: str
     arguments: Mapping[str, str]
     max_result_chars: int
+    result_format: ResultFormat = "full"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +102,19 @@ class TemplateSpec:
         )
 
 
-def rendered(data: Any) -> str:
-    """The text of a record: the same notice and fenced JSON a tool result's text holds."""
-    notice, mirror = text_mirror(data)
-    return f"{notice}\n{mirror}"
+def text_parts(data: dict[str, Any], result_format: ResultFormat, *, nonce: str | None = None) -> tuple[str, str]:
+    """(notice, text) of a record as a tool answer's text renders it: the compact rendering where the
+    deployment answers with content only, else the JSON with user text fenced."""
+    if result_format == "content":
+        notice, fenced = compact_mirror(data, nonce=nonce)
+        return notice, render(fenced)
+    return text_mirror(data, nonce=nonce)
+
+
+def rendered(data: dict[str, Any], result_format: ResultFormat = "full") -> str:
+    """The text of a record: the notice, then the record."""
+    notice, text = text_parts(data, result_format)
+    return f"{notice}\n{text}"
 
 
 def work_package_value(value: str) -> int | str:
@@ -141,7 +152,9 @@ def _attachment_entry(kind: ContainerKind, container_id: int, attachment: Attach
 
 
 def _text(request: ResourceRequest, data: Any) -> list[Contents]:
-    return [TextResourceContents(uri=request.uri, mime_type=RECORD_MIME_TYPE, text=rendered(data))]
+    return [
+        TextResourceContents(uri=request.uri, mime_type=RECORD_MIME_TYPE, text=rendered(data, request.result_format))
+    ]
 
 
 async def _read_project(request: ResourceRequest, scope: UseCaseScope) -> list[Contents]:
@@ -270,9 +283,11 @@ def resolve(uri: str) -> tuple[TemplateSpec, dict[str, str]]:
     raise InvalidArgumentError(f"No resource has the URI {uri[:200]!r}. Resource URIs are: {known}.")
 
 
-async def read_resource(uri: str, scope: UseCaseScope, *, max_result_chars: int) -> list[Contents]:
+async def read_resource(
+    uri: str, scope: UseCaseScope, *, max_result_chars: int, result_format: ResultFormat = "full"
+) -> list[Contents]:
     spec, arguments = resolve(uri)
-    return await spec.reader(ResourceRequest(uri, arguments, max_result_chars), scope)
+    return await spec.reader(ResourceRequest(uri, arguments, max_result_chars, result_format), scope)
 
 
 def list_page(cursor: str | None) -> int:

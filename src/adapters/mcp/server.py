@@ -267,7 +267,9 @@ def build_server(
     async def on_read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
         uri = str(params.uri)
         contents = await in_scope(
-            ctx, "resources/read", lambda scope: read_resource(uri, scope, max_result_chars=max_result_chars)
+            ctx,
+            "resources/read",
+            lambda scope: read_resource(uri, scope, max_result_chars=max_result_chars, result_format=result_format),
         )
         return ReadResourceResult(contents=contents)
 
@@ -280,7 +282,9 @@ def build_server(
         return await in_scope(
             ctx,
             f"prompts/get {params.name[:100]!r}",
-            lambda scope: get_prompt(params.name, params.arguments, scope, max_result_chars=max_result_chars),
+            lambda scope: get_prompt(
+                params.name, params.arguments, scope, max_result_chars=max_result_chars, result_format=result_format
+            ),
         )
 
     async def on_completion(ctx: ServerRequestContext[Any], params: CompleteRequestParams) -> CompleteResult:

@@ -144,3 +144,19 @@ async def test_a_decision_prompt_says_where_nothing_was_decided(read_only: bool)
         assert "say that plainly" in text
         assert "in project 'warehouse'" in text
         assert '"total":0' in text, "the searches found nothing, and the data says so"
+
+
+async def test_a_content_only_deployment_renders_records_and_prompts_compactly(read_only: bool) -> None:
+    app = Application(DEMO)
+    server = build_server(app.scope, read_only=read_only, result_format="content")
+    async with Client(server) as client:
+        [contents] = (await client.read_resource("openproject://meetings/203")).contents
+        prompt = await client.get_prompt("prepare_meeting", {"meeting": "203"})
+    assert isinstance(contents, TextResourceContents)
+    notice, _, body = contents.text.partition("\n")
+    assert "were written by OpenProject users" in notice
+    assert not body.startswith("{") and "id: 203" in body
+    assert "Q4 budget approval" in body and "[[/" in body, "user text is fenced with the short marks"
+    text = getattr(prompt.messages[0].content, "text", "")
+    assert text.count("were written by OpenProject users") == 1, "one notice for every section"
+    assert "## The meeting (openproject_get_meeting id=203)\nid: 203" in text
