@@ -38,6 +38,10 @@ from openproject_mcp.adapters.fixture.wiki_repositories import (
     InMemoryWikiPageRepository,
 )
 from openproject_mcp.adapters.fixture.work_package_repository import InMemoryWorkPackageRepository
+from openproject_mcp.adapters.fixture.write_repositories import (
+    InMemoryTimeEntryRepository,
+    InMemoryWorkPackageWriteRepository,
+)
 from openproject_mcp.adapters.openproject.capabilities import AiohttpCapabilityRepository, CapabilityCache
 from openproject_mcp.adapters.openproject.client import (
     ClientSettings,
@@ -56,6 +60,7 @@ from openproject_mcp.adapters.openproject.repositories import (
     AiohttpWikiPageRepository,
     AiohttpWorkPackageRepository,
 )
+from openproject_mcp.adapters.openproject.writes import AiohttpTimeEntryRepository, AiohttpWorkPackageWriteRepository
 from openproject_mcp.adapters.shared_state.codec import MsgpackCodecs
 from openproject_mcp.adapters.shared_state.memory import MemoryStore
 from openproject_mcp.adapters.shared_state.redis import RedisStore
@@ -74,6 +79,13 @@ from openproject_mcp.application.search_work_packages import SearchWorkPackages
 from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.application.wiki_pages import GetWikiPage, ListWikiPageLinks
 from openproject_mcp.application.work_packages import GetWorkPackage, ListWorkPackages
+from openproject_mcp.application.write_tools import (
+    AddWorkPackageComment,
+    CreateWorkPackage,
+    ListTimeEntries,
+    LogTime,
+    UpdateWorkPackage,
+)
 from openproject_mcp.application.writes import WritePolicy, read_only_error, writes
 from openproject_mcp.config import Settings, SignInSettings
 from openproject_mcp.domain.entities import MeetingDetails
@@ -108,6 +120,7 @@ class FixtureRepositories(containers.DeclarativeContainer):
     """Every port served from the in-memory dataset: built once per process, indexes included."""
 
     dataset: providers.Dependency[Dataset] = providers.Dependency(instance_of=Dataset)
+    policy: providers.Dependency[WritePolicy] = providers.Dependency(instance_of=WritePolicy)
     projects = providers.Singleton(InMemoryProjectRepository, dataset)
     work_packages = providers.Singleton(InMemoryWorkPackageRepository, dataset)
     queries = providers.Singleton(InMemoryQueryRepository, dataset)
@@ -117,6 +130,9 @@ class FixtureRepositories(containers.DeclarativeContainer):
     wiki_pages = providers.Singleton(InMemoryWikiPageRepository, dataset)
     wiki_page_links = providers.Singleton(InMemoryWikiPageLinkRepository, dataset)
     capabilities = providers.Singleton(InMemoryCapabilityRepository)
+    # Writes change the process's dataset: they last as long as the process, never shared with another.
+    work_package_writes = providers.Singleton(InMemoryWorkPackageWriteRepository, dataset, policy)
+    time_entries = providers.Singleton(InMemoryTimeEntryRepository, dataset, policy)
 
 
 def _call_session(call: Call, settings: ClientSettings, connector: aiohttp.BaseConnector) -> aiohttp.ClientSession:
@@ -133,6 +149,7 @@ class OpenProjectRepositories(containers.DeclarativeContainer):
     connector: providers.Dependency[aiohttp.BaseConnector] = providers.Dependency(instance_of=aiohttp.BaseConnector)
     limiters: providers.Dependency[TenantLimiters] = providers.Dependency(instance_of=TenantLimiters)
     capability_cache: providers.Dependency[CapabilityCache] = providers.Dependency(instance_of=CapabilityCache)
+    policy: providers.Dependency[WritePolicy] = providers.Dependency(instance_of=WritePolicy)
 
     session = providers.ContextLocalSingleton(_call_session, call, client_settings, connector)
     client = providers.ContextLocalSingleton(
@@ -151,6 +168,8 @@ class OpenProjectRepositories(containers.DeclarativeContainer):
     wiki_pages = providers.ContextLocalSingleton(AiohttpWikiPageRepository, client)
     wiki_page_links = providers.ContextLocalSingleton(AiohttpWikiPageLinkRepository, client)
     capabilities = providers.ContextLocalSingleton(AiohttpCapabilityRepository, client, capability_cache)
+    work_package_writes = providers.ContextLocalSingleton(AiohttpWorkPackageWriteRepository, client, policy)
+    time_entries = providers.ContextLocalSingleton(AiohttpTimeEntryRepository, client, policy)
 
 
 class UseCases(containers.DeclarativeContainer):
@@ -205,6 +224,31 @@ class UseCases(containers.DeclarativeContainer):
     )
     list_wiki_page_links = providers.Factory(
         ListWikiPageLinks, ports.wiki_page_links, ports.wiki_pages, wiki_references
+    )
+    # Writes (left out of the registry in read-only mode; their ports check the policy as well).
+    create_work_package = providers.Factory(
+        CreateWorkPackage,
+        ports.work_packages,
+        ports.metadata,
+        ports.work_package_writes,
+        comment_cache,
+        call.provided.tenant,
+        resolver,
+    )
+    update_work_package = providers.Factory(
+        UpdateWorkPackage,
+        ports.work_packages,
+        ports.metadata,
+        ports.work_package_writes,
+        comment_cache,
+        call.provided.tenant,
+    )
+    add_work_package_comment = providers.Factory(
+        AddWorkPackageComment, ports.work_packages, ports.work_package_writes, comment_cache, call.provided.tenant
+    )
+    log_time = providers.Factory(LogTime, ports.work_packages, ports.time_entries, call.provided.tenant)
+    list_time_entries = providers.Factory(
+        ListTimeEntries, ports.work_packages, ports.time_entries, ports.work_package_writes, resolver
     )
 
 
@@ -309,7 +353,7 @@ class AppContainer(containers.DeclarativeContainer):
     write_policy = providers.Singleton(WritePolicy, settings.provided.read_only)  # what every write port checks
 
     dataset = providers.Singleton(_load, settings)
-    fixture = providers.Container(FixtureRepositories, dataset=dataset)
+    fixture = providers.Container(FixtureRepositories, dataset=dataset, policy=write_policy)
 
     pool = providers.Resource(open_pool)
     client_settings = providers.Singleton(_client_settings, settings)
@@ -324,6 +368,7 @@ class AppContainer(containers.DeclarativeContainer):
         connector=providers.Callable(_opened, pool.provider),
         limiters=limiters,
         capability_cache=capability_cache,
+        policy=write_policy,
     )
 
     ports = providers.DependenciesContainer(

@@ -234,6 +234,8 @@ def _configure_logging(settings: Settings) -> None:
         level=getattr(logging, settings.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # One audit line per write, whatever the log level (it carries no text and no token).
+    logging.getLogger("openproject_mcp.audit").setLevel(logging.INFO)
 
 
 if __name__ == "__main__":

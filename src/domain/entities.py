@@ -71,6 +71,9 @@ class WorkPackage:
     created_at: datetime | None = None
     updated_at: datetime | None = None
     custom_fields: tuple[tuple[str, str], ...] = ()
+    lock_version: int | None = None
+    """OpenProject's optimistic-locking counter: an update must name the version it was based on."""
+    estimated_hours: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,8 @@ class Activity:
     user: NamedRef | None = None
     comment: str | None = None
     details: tuple[str, ...] = ()
+    internal: bool = False
+    """An internal comment (OpenProject 16.0+): visible only to those allowed to see internal comments."""
 
     @property
     def is_comment(self) -> bool:

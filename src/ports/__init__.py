@@ -11,6 +11,7 @@ from openproject_mcp.ports.repositories import (
     WikiPageRepository,
     WorkPackageRepository,
 )
+from openproject_mcp.ports.writes import TimeEntryRepository, WorkPackageWriteRepository
 
 __all__ = [
     "ApiSpecRepository",
@@ -19,7 +20,9 @@ __all__ = [
     "MetadataRepository",
     "ProjectRepository",
     "QueryRepository",
+    "TimeEntryRepository",
     "WikiPageLinkRepository",
     "WikiPageRepository",
     "WorkPackageRepository",
+    "WorkPackageWriteRepository",
 ]
