@@ -169,7 +169,7 @@ class OpenProjectRepositories(containers.DeclarativeContainer):
     wiki_page_links = providers.ContextLocalSingleton(AiohttpWikiPageLinkRepository, client)
     capabilities = providers.ContextLocalSingleton(AiohttpCapabilityRepository, client, capability_cache)
     work_package_writes = providers.ContextLocalSingleton(AiohttpWorkPackageWriteRepository, client, policy)
-    time_entries = providers.ContextLocalSingleton(AiohttpTimeEntryRepository, client, policy)
+    time_entries = providers.ContextLocalSingleton(AiohttpTimeEntryRepository, client, policy, capability_cache)
 
 
 class UseCases(containers.DeclarativeContainer):

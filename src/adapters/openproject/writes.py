@@ -14,22 +14,26 @@ Links in request bodies are paths under the instance's base path (``/api/v3/type
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any, TypeVar
 
 from yarl import URL
 
 from openproject_mcp.adapters.openproject import endpoints, hal, mapping
+from openproject_mcp.adapters.openproject.capabilities import CapabilityCache
 from openproject_mcp.adapters.openproject.client import OpenProjectClient
 from openproject_mcp.adapters.openproject.endpoints import Endpoint, filters_param, sort_param
 from openproject_mcp.adapters.openproject.fetching import fetch, reading
 from openproject_mcp.application.writes import WritePolicy
 from openproject_mcp.domain.durations import iso_hours
-from openproject_mcp.domain.entities import Activity, User, WorkPackage
+from openproject_mcp.domain.entities import Activity, NamedRef, User, WorkPackage
 from openproject_mcp.domain.errors import (
     ConflictError,
     InvalidArgumentError,
     InvalidQueryError,
+    OpenProjectMcpError,
     UpstreamServerError,
 )
 from openproject_mcp.domain.queries import Filter, SortKey
@@ -43,6 +47,8 @@ from openproject_mcp.domain.writes import (
     WorkPackageDraft,
 )
 from openproject_mcp.ports.writes import TimeEntryRepository, WorkPackageWriteRepository
+
+T = TypeVar("T")
 
 _MULTIPLE = "MultipleErrors"
 TIME_ENTRY_PAGE = 1000
@@ -136,10 +142,29 @@ async def _send(client: OpenProjectClient, endpoint: Endpoint, path: str, body: 
         raise
 
 
+def _decode(client: OpenProjectClient, endpoint: Endpoint, path: str, data: bytes, tp: type[T]) -> T:
+    with _answer_of(client, endpoint, path):
+        return hal.decode(data, tp)
+
+
+@contextmanager
+def _answer_of(client: OpenProjectClient, endpoint: Endpoint, path: str) -> Iterator[None]:
+    """Reading a write's (or a form's) answer; an unreadable one says the write probably happened."""
+    try:
+        yield
+    except hal.PayloadError as exc:
+        applied = (
+            "" if path.endswith("/form") else " OpenProject accepted the request, so the change was probably made."
+        )
+        raise UpstreamServerError(
+            client.redact(f"The answer of OpenProject to {endpoint.method} /{path} could not be read: {exc}.{applied}"),
+            hint="Check the current state in OpenProject before trying again.",
+        ) from exc
+
+
 async def _form(client: OpenProjectClient, endpoint: Endpoint, path: str, body: dict[str, Any]) -> hal.FormHal:
     data = await _send(client, endpoint, path, body)
-    with reading(client, path):
-        return hal.decode(data, hal.FormHal)
+    return _decode(client, endpoint, path, data, hal.FormHal)
 
 
 class AiohttpWorkPackageWriteRepository(WorkPackageWriteRepository):
@@ -169,8 +194,9 @@ class AiohttpWorkPackageWriteRepository(WorkPackageWriteRepository):
         endpoint = endpoints.PROJECT_WORK_PACKAGES_CREATE
         path = endpoint.path(id=project_id)
         data = await _send(self._client, endpoint, path, work_package_body(self._client, draft))
-        with reading(self._client, path):
-            return mapping.work_package(hal.decode(data, hal.WorkPackageHal))
+        resource = _decode(self._client, endpoint, path, data, hal.WorkPackageHal)
+        with _answer_of(self._client, endpoint, path):
+            return mapping.work_package(resource)
 
     async def check_update(self, work_package_id: int, lock_version: int, draft: WorkPackageDraft) -> FormCheck:
         endpoint = endpoints.WORK_PACKAGE_UPDATE_FORM
@@ -183,8 +209,9 @@ class AiohttpWorkPackageWriteRepository(WorkPackageWriteRepository):
         endpoint = endpoints.WORK_PACKAGE_UPDATE
         path = endpoint.path(id=work_package_id)
         data = await _send(self._client, endpoint, path, work_package_body(self._client, draft, lock_version))
-        with reading(self._client, path):
-            return mapping.work_package(hal.decode(data, hal.WorkPackageHal))
+        resource = _decode(self._client, endpoint, path, data, hal.WorkPackageHal)
+        with _answer_of(self._client, endpoint, path):
+            return mapping.work_package(resource)
 
     async def add_comment(self, work_package_id: int, text: str, *, internal: bool = False) -> Activity:
         self._policy.check("Commenting on a work package")
@@ -194,15 +221,29 @@ class AiohttpWorkPackageWriteRepository(WorkPackageWriteRepository):
         if internal:
             body["internal"] = True  # ActivityCommentWriteModel; OpenProject 16.0+
         data = await _send(self._client, endpoint, path, body)
-        with reading(self._client, path):
-            return mapping.activity(hal.decode(data, hal.ActivityHal))
+        resource = _decode(self._client, endpoint, path, data, hal.ActivityHal)
+        with _answer_of(self._client, endpoint, path):
+            activity = mapping.activity(resource)
+        if activity.user is not None and not activity.user.name:
+            # OpenProject links the author without a title; the author is the token's own user.
+            try:
+                me = await self.current_user()
+            except OpenProjectMcpError:
+                return activity
+            if me.id == activity.user.id:
+                activity = replace(activity, user=NamedRef(me.id, me.name))
+        return activity
+
+
+TIME_ENTRY_FILTER = "time_entry_filter"
+"""The dialect key: ``entity`` (``entity_type``/``entity_id``, 17.x) or ``work_package`` (earlier)."""
 
 
 class AiohttpTimeEntryRepository(TimeEntryRepository):
-    def __init__(self, client: OpenProjectClient, policy: WritePolicy) -> None:
+    def __init__(self, client: OpenProjectClient, policy: WritePolicy, capabilities: CapabilityCache) -> None:
         self._client = client
         self._policy = policy
-        self._entity_filters: bool | None = None
+        self._capabilities = capabilities
 
     async def activities(self, work_package_id: int) -> Sequence[TimeEntryActivity]:
         endpoint = endpoints.TIME_ENTRY_FORM
@@ -233,18 +274,26 @@ class AiohttpTimeEntryRepository(TimeEntryRepository):
         endpoint = endpoints.TIME_ENTRY_CREATE
         path = endpoint.path()
         data = await _send(self._client, endpoint, path, time_entry_body(self._client, draft, draft.work_package_id))
-        with reading(self._client, path):
-            return mapping.time_entry(hal.decode(data, hal.TimeEntryHal))
+        resource = _decode(self._client, endpoint, path, data, hal.TimeEntryHal)
+        with _answer_of(self._client, endpoint, path):
+            return mapping.time_entry(resource)
 
     async def entries(self, query: TimeEntryQuery) -> Sequence[TimeEntry]:
+        if query.work_package_id is None:
+            return await self._entries(query, entity=True)
+        base = self._client.base_url
+        known = self._capabilities.dialect(base, TIME_ENTRY_FILTER)
+        if known is not None:
+            return await self._entries(query, entity=known == "entity")
         try:
-            return await self._entries(query, entity=self._entity_filters is not False)
+            found = await self._entries(query, entity=True)
         except InvalidQueryError:
-            if self._entity_filters is not None or query.work_package_id is None:
-                raise
             # Before the entity link (17.x), time entries are filtered by `work_package`.
-            self._entity_filters = False
-            return await self._entries(query, entity=False)
+            found = await self._entries(query, entity=False)
+            self._capabilities.learn_dialect(base, TIME_ENTRY_FILTER, "work_package")
+            return found
+        self._capabilities.learn_dialect(base, TIME_ENTRY_FILTER, "entity")
+        return found
 
     async def _entries(self, query: TimeEntryQuery, *, entity: bool) -> list[TimeEntry]:
         filters: list[Filter] = []
@@ -279,8 +328,6 @@ class AiohttpTimeEntryRepository(TimeEntryRepository):
             collection = await fetch(self._client, path, hal.Collection[hal.TimeEntryHal], params)
             with reading(self._client, path):
                 found += [mapping.time_entry(e) for e in collection.elements]
-            if entity and query.work_package_id is not None:
-                self._entity_filters = True
             total = collection.total if collection.total is not None else len(found)
             if not collection.elements or len(found) >= total:
                 return found

@@ -27,6 +27,7 @@ from tests.support.fake_openproject.profiles import Profile, profile_named
 from tests.support.fake_openproject.render import Renderer
 from tests.support.fake_openproject.routes import TENANT, Call, Route, Routes
 from tests.support.fake_openproject.tenant import Tenant
+from tests.support.fake_openproject.write_routes import Answer, WriteCall, WriteRoute, WriteRoutes
 
 _log = logging.getLogger(__name__)
 
@@ -57,6 +58,12 @@ class Fault:
     retry_after: str | None = None
     body: bytes | None = None
     delay: float = 0.0
+    method: str | None = None
+    """Only requests with this method (``POST``...); ``None``: any."""
+    after_apply: bool = False
+    """Answer normally first (a write is applied), then wait ``delay`` and answer the fault instead:
+    the write happened, but its answer is lost (``status=0``), late (``200`` with a ``delay``) or an
+    error. What a client sees when a write reached OpenProject and the answer did not come back."""
 
 
 @dataclass(frozen=True)
@@ -75,6 +82,8 @@ class RecordedRequest:
     finished: float
     status: int = 0
     error: str | None = None
+    body: Any = None
+    """The request body as sent: parsed JSON, or the raw text when it is not JSON; ``None`` without one."""
 
 
 class _Lockstep:
@@ -134,7 +143,9 @@ class _ArmedFault:
         self.pattern = re.compile(fault.path)
         self.remaining = fault.times
 
-    def matches(self, *paths: str) -> bool:
+    def matches(self, method: str, *paths: str) -> bool:
+        if self.fault.method is not None and self.fault.method.upper() != method.upper():
+            return False
         return (self.remaining is None or self.remaining > 0) and any(self.pattern.search(p) for p in paths)
 
 
@@ -184,11 +195,15 @@ def _hal(payload: Any, status: int = 200) -> web.Response:
 
 
 def _error(
-    status: int, name: str, message: str | None = None, headers: Mapping[str, str] | None = None
+    status: int,
+    name: str,
+    message: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    embedded: Mapping[str, object] | None = None,
 ) -> web.Response:
     return web.Response(
         status=status,
-        body=error_body(name, message),
+        body=error_body(name, message, embedded),
         content_type=HAL_JSON,
         charset="utf-8",
         headers=dict(headers or {}),
@@ -245,6 +260,7 @@ class FakeOpenProject:
             for token, dataset in tenants.items()
         }
         self._routes = Routes(self.profile, spec)
+        self._writes = WriteRoutes(self.profile)
         self.oauth = oauth
         """OpenProject's OAuth provider (``/oauth/...``), when given; its access tokens act as their user."""
         self._faults: list[_ArmedFault] = []
@@ -259,6 +275,8 @@ class FakeOpenProject:
         app = web.Application(middlewares=[self._middleware()])
         for path, route in self._routes.table():
             app.router.add_get(f"{self.prefix}{path}", self._handler(route))
+        for method, path, write_route in self._writes.table():
+            app.router.add_route(method, f"{self.prefix}{path}", self._write_handler(write_route))
         if self.oauth is not None:
             app.router.add_routes(self.oauth.routes(self.prefix))
         server = TestServer(app, host="127.0.0.1")
@@ -306,10 +324,10 @@ class FakeOpenProject:
 
     # Request handling -------------------------------------------------------------------------
 
-    def _take_fault(self, path: str) -> Fault | None:
+    def _take_fault(self, method: str, path: str) -> Fault | None:
         unprefixed = path[len(self.prefix) :] if self.prefix and path.startswith(self.prefix) else path
         for armed in self._faults:
-            if armed.matches(path, unprefixed):
+            if armed.matches(method, path, unprefixed):
                 if armed.remaining is not None:
                     armed.remaining -= 1
                 return armed.fault
@@ -328,7 +346,10 @@ class FakeOpenProject:
         async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
             started = time.monotonic()
             token = token_of(request.headers.get("Authorization"))
-            record = RecordedRequest(request.method, request.path, dict(request.query), token, started, started)
+            body = await _request_body(request)
+            record = RecordedRequest(
+                request.method, request.path, dict(request.query), token, started, started, body=body
+            )
             self.requests.append(record)
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
@@ -336,7 +357,14 @@ class FakeOpenProject:
             try:
                 if self._lockstep is not None:
                     await self._lockstep.hold()
-                fault = self._take_fault(request.path)
+                fault = self._take_fault(request.method, request.path)
+                if fault is not None and fault.after_apply:
+                    response = await self._answer(request, handler, token)  # the write is applied
+                    if self.latency + fault.delay > 0:
+                        await asyncio.sleep(self.latency + fault.delay)
+                    if fault.status != 200 or fault.body is not None:
+                        response = self._fault_answer(request, fault)
+                    return response
                 delay = self.latency + (fault.delay if fault is not None else 0.0)
                 if delay > 0:
                     await asyncio.sleep(delay)
@@ -375,8 +403,6 @@ class FakeOpenProject:
             tenant = self._tenants.get(user) if user is not None else None
         if tenant is None:
             return _error(401, "Unauthenticated", headers={"WWW-Authenticate": WWW_AUTHENTICATE})
-        if request.method not in ("GET", "HEAD"):
-            return _error(405, "NotFound", f"{request.method} is not supported by this read-only fake.")
         request[TENANT] = tenant
         try:
             return await handler(request)
@@ -385,7 +411,7 @@ class FakeOpenProject:
         except web.HTTPMethodNotAllowed:
             return _error(405, "NotFound", f"{request.method} is not supported here.")
         except ApiError as exc:
-            return _error(exc.status, exc.name, exc.message, exc.headers)
+            return _error(exc.status, exc.name, exc.message, exc.headers, exc.embedded)
         except NotFoundError as exc:
             return _error(404, "NotFound", exc.message)
         except InvalidQueryError as exc:
@@ -408,3 +434,34 @@ class FakeOpenProject:
             return _hal(await route(call))
 
         return handle
+
+    def _write_handler(self, route: WriteRoute) -> Handler:
+        async def handle(request: web.Request) -> web.StreamResponse:
+            tenant = request[TENANT]
+            call = WriteCall(
+                tenant=tenant,
+                render=Renderer(self.prefix, self.profile, tenant),
+                match=request.match_info,
+                query=request.query,
+                body=await _request_body(request),
+                page_size_max=self.page_size_max,
+            )
+            answer = await route(call)
+            if isinstance(answer, Answer):
+                return _hal(answer.payload, answer.status)
+            return _hal(answer)
+
+        return handle
+
+
+async def _request_body(request: web.Request) -> Any:
+    """The request body: parsed JSON, the text if it is not JSON, ``None`` if there is none."""
+    if not request.body_exists:
+        return None
+    raw = await request.read()  # read once; aiohttp keeps it for the route
+    if not raw:
+        return None
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw.decode("utf-8", "replace")
