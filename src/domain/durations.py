@@ -8,13 +8,17 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 _ISO = re.compile(
     r"P(?:(?P<weeks>\d+(?:[.,]\d+)?)W)?(?:(?P<days>\d+(?:[.,]\d+)?)D)?"
     r"(?:T(?:(?P<hours>\d+(?:[.,]\d+)?)H)?(?:(?P<minutes>\d+(?:[.,]\d+)?)M)?(?:(?P<seconds>\d+(?:[.,]\d+)?)S)?)?",
     re.IGNORECASE,
 )
-_FACTORS = {"weeks": 7 * 24.0, "days": 24.0, "hours": 1.0, "minutes": 1 / 60, "seconds": 1 / 3600}
+_FACTORS: Mapping[str, float] = MappingProxyType(
+    {"weeks": 7 * 24.0, "days": 24.0, "hours": 1.0, "minutes": 1 / 60, "seconds": 1 / 3600}
+)
 
 
 def parse_hours(value: float | int | str) -> float | None:
