@@ -315,7 +315,7 @@ class UpdateWorkPackage(_WorkPackageWriting, WriteUseCase):
                     "since; a real update would be refused as a conflict."
                 )
             base = request.lock_version
-        if base is None:
+        if base is None and not request.dry_run:
             raise InvalidArgumentError(
                 f"Work package {current.id} came without a lockVersion; pass the one you read (lockVersion)."
             )
@@ -336,6 +336,7 @@ class UpdateWorkPackage(_WorkPackageWriting, WriteUseCase):
         if not check.accepted:
             self._audit(self.TOOL, record, "refused")
             raise _refusal(check, f"this change of work package {current.id}")
+        assert base is not None  # checked above: only a dry run goes on without one
         try:
             updated = await self._writes.update(current.id, base, draft)
         except ConflictError:

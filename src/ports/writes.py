@@ -49,8 +49,9 @@ class WorkPackageWriteRepository(ABC):
         """Create a work package; the result is the saved record."""
 
     @abstractmethod
-    async def check_update(self, work_package_id: int, lock_version: int, draft: WorkPackageDraft) -> FormCheck:
-        """Whether changing the work package by ``draft`` would be accepted; nothing is saved."""
+    async def check_update(self, work_package_id: int, lock_version: int | None, draft: WorkPackageDraft) -> FormCheck:
+        """Whether changing the work package by ``draft`` would be accepted; nothing is saved (the
+        form does not check the lock version; ``None`` sends none)."""
 
     @abstractmethod
     async def update(self, work_package_id: int, lock_version: int, draft: WorkPackageDraft) -> WorkPackage:

@@ -127,9 +127,7 @@ def request_problems(
         path = _relative(request.path, prefix)
         endpoint = endpoint_for(path, request.method)
         if endpoint is None:
-            problems.append(
-                f"{where}: no declared endpoint has this path for {request.method} (no declared {request.method} endpoint)"
-            )
+            problems.append(f"{where}: no declared endpoint has this path (no declared {request.method} endpoint)")
             continue
         if endpoint.method != "GET":
             if spec_operation(endpoint.template, endpoint.method) is None:

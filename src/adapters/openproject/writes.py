@@ -153,12 +153,13 @@ def _answer_of(client: OpenProjectClient, endpoint: Endpoint, path: str) -> Iter
     try:
         yield
     except hal.PayloadError as exc:
-        applied = (
-            "" if path.endswith("/form") else " OpenProject accepted the request, so the change was probably made."
-        )
+        form = path.endswith("/form")
+        applied = "" if form else " OpenProject accepted the request, so the change was probably made."
         raise UpstreamServerError(
             client.redact(f"The answer of OpenProject to {endpoint.method} /{path} could not be read: {exc}.{applied}"),
-            hint="Check the current state in OpenProject before trying again.",
+            hint="Nothing was saved (a form only validates); try again later."
+            if form
+            else "Check the current state in OpenProject before trying again.",
         ) from exc
 
 
@@ -181,8 +182,10 @@ class AiohttpWorkPackageWriteRepository(WorkPackageWriteRepository):
     async def available_assignees(self, project_id: int) -> Sequence[User]:
         path = endpoints.PROJECT_AVAILABLE_ASSIGNEES.path(id=project_id)
         collection = await fetch(self._client, path, hal.Collection[hal.UserHal])
-        with reading(self._client, path):
-            return tuple(mapping.user(u) for u in collection.elements)
+        # A principal may come without a name (a group or placeholder rendered short): its login stands in.
+        return tuple(
+            User(u.id, u.name or u.login or f"User #{u.id}", u.login, u.email, u.status) for u in collection.elements
+        )
 
     async def check_create(self, project_id: int, draft: WorkPackageDraft) -> FormCheck:
         endpoint = endpoints.WORK_PACKAGE_CREATE_FORM
@@ -198,7 +201,7 @@ class AiohttpWorkPackageWriteRepository(WorkPackageWriteRepository):
         with _answer_of(self._client, endpoint, path):
             return mapping.work_package(resource)
 
-    async def check_update(self, work_package_id: int, lock_version: int, draft: WorkPackageDraft) -> FormCheck:
+    async def check_update(self, work_package_id: int, lock_version: int | None, draft: WorkPackageDraft) -> FormCheck:
         endpoint = endpoints.WORK_PACKAGE_UPDATE_FORM
         body = work_package_body(self._client, draft, lock_version)
         form = await _form(self._client, endpoint, endpoint.path(id=work_package_id), body)
@@ -329,7 +332,7 @@ class AiohttpTimeEntryRepository(TimeEntryRepository):
             with reading(self._client, path):
                 found += [mapping.time_entry(e) for e in collection.elements]
             total = collection.total if collection.total is not None else len(found)
-            if not collection.elements or len(found) >= total:
+            if len(collection.elements) < TIME_ENTRY_PAGE or len(found) >= total:
                 return found
             offset += 1
 
