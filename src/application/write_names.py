@@ -1,7 +1,7 @@
 """Turning what the model wrote (names, ``me``, logins, display ids, ``1.5`` or ``PT1H30M``) into ids.
 
-A name matches case- and accent-insensitively (the search normalisation: *Müller* = *mueller*,
-*In Progress* = *in progress*). Exactly one candidate must match: none or several is
+A name matches case- and accent-insensitively (the search normalisation: *José* = *jose*,
+*In Progress* = *in progress*; *Müller* = *Mueller*). Exactly one candidate must match: none or several is
 ``INVALID_ARGUMENT`` listing the closest valid values, raised before any write is sent.
 """
 
@@ -31,8 +31,15 @@ class Choice:
     aliases: tuple[str, ...] = ()
 
 
+_GERMAN = (("ae", "a"), ("oe", "o"), ("ue", "u"))
+
+
 def _fold(text: str) -> str:
-    return " ".join(normalize(text).split())
+    """Case- and accent-free, with German transliterations read as the letter (*Mueller* = *Müller*)."""
+    folded = " ".join(normalize(text).split())
+    for pair, letter in _GERMAN:
+        folded = folded.replace(pair, letter)
+    return folded
 
 
 def closest(wanted: str, choices: Sequence[Choice], limit: int = SHOWN) -> list[str]:

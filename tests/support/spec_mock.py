@@ -170,7 +170,8 @@ def _for_requests(node: Any, links: bool = False) -> Any:
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
-    properties = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+    found = node.get("properties")
+    properties: dict[str, Any] = found if isinstance(found, dict) else {}
     for key, value in node.items():
         if key == "required" and isinstance(value, list):
             if links:
