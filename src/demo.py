@@ -78,7 +78,8 @@ async def run() -> None:
     print("openproject-mcp demo: the embedded 'Nordwind Outfitters' OpenProject data, over a real MCP stdio session\n")
     async with Client(params) as client:
         tools = (await client.list_tools()).tools
-        print(f"Connected. The server offers {len(tools)} read-only tools.\n")
+        writers = [t.name for t in tools if t.annotations is not None and t.annotations.read_only_hint is False]
+        print(f"Connected. The server offers {len(tools)} tools, {len(writers)} of which write.\n")
         for number, (caption, tool, arguments) in enumerate(STEPS, start=1):
             started = time.perf_counter()
             result = await client.call_tool(tool, arguments)
@@ -90,8 +91,54 @@ async def run() -> None:
             else:
                 _print_page(result.structured_content or {})
             print()
+        await _writes(client, len(STEPS))
     print('Try it yourself:  .venv/bin/openproject-mcp call openproject_search_meetings \'{"query": "budget"}\' --demo')
     print("Connect a client: see README.md (Claude Desktop, Claude Code, Cursor).")
+
+
+WRITE_STEPS: tuple[Step, ...] = (
+    (
+        "A dry run: OpenProject's rules check the change first, and nothing is saved",
+        "openproject_update_work_package",
+        {"workPackageId": "SHOP-4", "status": "in progress", "assignee": "Jose Alvarez", "dryRun": True},
+    ),
+    (
+        "The same update, for real (status and assignee by name, the lock version just read)",
+        "openproject_update_work_package",
+        {"workPackageId": "SHOP-4", "status": "in progress", "assignee": "Jose Alvarez"},
+    ),
+    (
+        "A stale lock version is a conflict that says who changed what, never an overwrite",
+        "openproject_update_work_package",
+        {"workPackageId": "SHOP-4", "lockVersion": 0, "subject": "Wishlist (renamed)"},
+    ),
+    (
+        "A transition the workflow forbids is refused with OpenProject's own message",
+        "openproject_update_work_package",
+        {"workPackageId": "SHOP-3", "status": "Closed"},
+    ),
+)
+
+
+async def _writes(client: Client, done: int) -> None:
+    """The write path on the demo data (changes last as long as this server process)."""
+    for number, (caption, tool, arguments) in enumerate(WRITE_STEPS, start=done + 1):
+        result = await client.call_tool(tool, arguments)
+        print(f"{number}) {caption}")
+        print(f"   {tool} {arguments}")
+        if result.is_error:
+            text = " ".join(getattr(c, "text", "") for c in result.content)
+            print("     " + text.splitlines()[0])
+        else:
+            data = result.structured_content or {}
+            for change in data.get("changes", []):
+                print(f"     {change['field']}: {change.get('before')} -> {change.get('after')}")
+            verdict = "accepted" if data.get("accepted") else "refused"
+            print(
+                f"     OpenProject {verdict}; {'saved' if data.get('saved') else 'nothing saved'}"
+                f" (lockVersion {data.get('lockVersion')})"
+            )
+        print()
 
 
 def main() -> None:
