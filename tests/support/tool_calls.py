@@ -62,6 +62,43 @@ MORE_CALLS: tuple[ToolCall, ...] = (
 )
 
 
+WRITE_TOOL_CALLS: tuple[ToolCall, ...] = (
+    ("openproject_list_time_entries", {"workPackageId": 103}),
+    ("openproject_list_time_entries", {"projectId": "webshop", "user": "me", "from": "2026-09-01", "to": "2026-09-30"}),
+    ("openproject_create_work_package", {"projectId": "webshop", "subject": "Checked", "type": "Bug", "dryRun": True}),
+    (
+        "openproject_create_work_package",
+        {
+            "projectId": "checkout",
+            "subject": "Created",
+            "type": "Task",
+            "status": "New",
+            "priority": "High",
+            "assignee": "me",
+            "parent": 101,
+            "description": "**Markdown**",
+            "startDate": "2026-12-01",
+            "dueDate": "2026-12-05",
+            "estimatedTime": "PT4H",
+        },
+    ),
+    ("openproject_update_work_package", {"workPackageId": 104, "status": "Confirmed", "dryRun": True}),
+    (
+        "openproject_update_work_package",
+        {"workPackageId": 104, "status": "in progress", "assignee": "jalvarez", "percentageDone": 10},
+    ),
+    ("openproject_update_work_package", {"workPackageId": 104, "lockVersion": 0, "subject": "Conflicts"}),
+    ("openproject_update_work_package", {"workPackageId": 103, "status": "Closed"}),
+    ("openproject_add_work_package_comment", {"workPackageId": 104, "comment": "A *comment*"}),
+    ("openproject_add_work_package_comment", {"workPackageId": 104, "comment": "Internal", "internal": True}),
+    ("openproject_log_time", {"workPackageId": 104, "hours": 1.5, "activity": "Testing", "comment": "QA"}),
+    ("openproject_log_time", {"workPackageId": 104, "hours": "PT30M", "spentOn": "2026-11-30", "dryRun": True}),
+    ("openproject_list_time_entries", {"workPackageId": 104}),
+)
+"""Every tool beyond the 19, with the arguments that change what is sent (a conflict and a refused
+transition included): each answers, or fails with a clean tool error."""
+
+
 def text_of(result: CallToolResult) -> str:
     return "\n".join(getattr(c, "text", "") for c in result.content)
 
