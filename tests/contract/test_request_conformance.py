@@ -1,7 +1,8 @@
 """Every request the adapter can send, on every played version, is documented and accepted.
 
-Every tool (the 19 and the write tools), with the arguments that change what is requested, go through the MCP server (a real
-in-process client, the server the composition root builds) to the fake OpenProject of each
+Every tool (the 19 and the write tools), with the arguments that change what is requested, go
+through the MCP server (a real in-process client, the server the composition root builds) to the
+fake OpenProject of each
 profile, as an administrator and as a user who may not list users. Each request is then checked
 against the 17.3 OpenAPI document and the version's rules (``tests.support.conformance``).
 """
