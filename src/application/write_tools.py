@@ -71,6 +71,15 @@ def _outcome(error: OpenProjectMcpError) -> str:
     return f"failed:{type(error).__name__}"
 
 
+def _how_to_check(error: OpenProjectMcpError, how: str) -> OpenProjectMcpError:
+    """``error``, with how to check the record when the write's outcome is unknown."""
+    if "outcome is unknown" not in error.message:
+        return error
+    checked = type(error)(error.message, hint=f"{how} {error.hint or ''}".strip(), status=error.status)
+    checked.__cause__ = error
+    return checked
+
+
 def _problems(check: FormCheck) -> tuple[ValidationProblem, ...] | None:
     return tuple(ValidationProblem(e.field, e.message) for e in check.errors) or None
 
@@ -281,7 +290,9 @@ class CreateWorkPackage(_WorkPackageWriting, WriteUseCase):
             created = await self._writes.create(project_id, draft)
         except OpenProjectMcpError as exc:
             self._audit(self.TOOL, record, _outcome(exc))
-            raise
+            raise _how_to_check(
+                exc, f"Look for it with openproject_list_work_packages (projectId {project_id}, subject) first."
+            ) from exc
         self._audit(self.TOOL, f"work_package:{created.id}", "created")
         return WorkPackageWriteResult(
             dry_run=False,
@@ -343,8 +354,9 @@ class UpdateWorkPackage(_WorkPackageWriting, WriteUseCase):
             self._audit(self.TOOL, record, "conflict")
             raise await self._conflict(current.id, base) from None
         except OpenProjectMcpError as exc:
+            self._cache.drop(current.id)
             self._audit(self.TOOL, record, _outcome(exc))
-            raise
+            raise _how_to_check(exc, f"Read it with openproject_get_work_package ({current.id}) first.") from exc
         self._cache.drop(current.id)
         self._audit(self.TOOL, record, "updated")
         return WorkPackageWriteResult(
@@ -427,8 +439,11 @@ class AddWorkPackageComment(WriteUseCase):
         try:
             activity = await self._writes.add_comment(work_package_id, text, internal=request.internal)
         except OpenProjectMcpError as exc:
+            self._cache.drop(work_package_id)
             audit(self.TOOL, record, self._user, _outcome(exc))
-            raise
+            raise _how_to_check(
+                exc, f"Look at the latest comments with openproject_list_work_package_activities ({work_package_id})."
+            ) from exc
         self._cache.drop(work_package_id)
         audit(self.TOOL, record, self._user, "commented")
         return CommentResult(work_package_id, activity_view(activity), activity.internal or request.internal)
@@ -503,7 +518,9 @@ class LogTime(WriteUseCase):
             entry = await self._time_entries.create(draft)
         except OpenProjectMcpError as exc:
             audit(self.TOOL, record, self._user, _outcome(exc))
-            raise
+            raise _how_to_check(
+                exc, f"List them with openproject_list_time_entries (workPackageId {work_package_id}) first."
+            ) from exc
         audit(self.TOOL, f"time_entry:{entry.id}", self._user, "logged")
         return LogTimeResult(
             dry_run=False,

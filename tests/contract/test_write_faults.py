@@ -68,7 +68,7 @@ async def test_a_post_whose_answer_is_lost_is_outcome_unknown_and_sent_exactly_o
     text = text_of(result)
     assert result.is_error and text.startswith(f"Error [{code}]: "), text
     assert "outcome is unknown" in text and "not sent again" in text
-    assert "Check the current state" in text
+    assert "Check the current state" in text and "openproject_list_time_entries (workPackageId 104)" in text
     assert sent(fake, "POST", "/api/v3/time_entries") == 1
     fake.clear()
     listed = await call(fake, "openproject_list_time_entries", {"workPackageId": 104})
