@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import date
 
 from openproject_mcp.application.arguments import positive_id
+from openproject_mcp.application.names import fold_name
 from openproject_mcp.domain.durations import parse_hours
 from openproject_mcp.domain.entities import User
 from openproject_mcp.domain.errors import InvalidArgumentError
-from openproject_mcp.domain.search.normalize import normalize
 
 SHOWN = 8
 """At most this many valid values are listed in an error (the closest first)."""
@@ -35,8 +35,9 @@ _GERMAN = (("ae", "a"), ("oe", "o"), ("ue", "u"))
 
 
 def _fold(text: str) -> str:
-    """Case- and accent-free, with German transliterations read as the letter (*Mueller* = *Müller*)."""
-    folded = " ".join(normalize(text).split())
+    """The read tools' folding of names (:func:`names.fold_name`: case, accents, spacing), with German
+    transliterations read as the letter (*Mueller* = *Müller*)."""
+    folded = fold_name(text)
     for pair, letter in _GERMAN:
         folded = folded.replace(pair, letter)
     return folded
