@@ -446,7 +446,7 @@ class AddWorkPackageComment(WriteUseCase):
             ) from exc
         self._cache.drop(work_package_id)
         audit(self.TOOL, record, self._user, "commented")
-        return CommentResult(work_package_id, activity_view(activity), activity.internal or request.internal)
+        return CommentResult(work_package_id, activity_view(activity), activity.internal)
 
 
 # Time entries ----------------------------------------------------------------------------------

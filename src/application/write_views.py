@@ -43,7 +43,7 @@ class WorkPackageWriteResult:
 
 @dataclass(frozen=True, slots=True)
 class CommentResult:
-    """The comment as OpenProject saved it on the work package's activity."""
+    """The comment as OpenProject saved it on the work package's activity; ``internal`` as OpenProject says."""
 
     work_package_id: int
     activity: ActivityView
