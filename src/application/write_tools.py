@@ -354,10 +354,10 @@ class UpdateWorkPackage(_WorkPackageWriting, WriteUseCase):
             self._audit(self.TOOL, record, "conflict")
             raise await self._conflict(current.id, base) from None
         except OpenProjectMcpError as exc:
-            self._cache.drop(current.id)
+            await self._cache.forget(current.id, [_version(current)])
             self._audit(self.TOOL, record, _outcome(exc))
             raise _how_to_check(exc, f"Read it with openproject_get_work_package ({current.id}) first.") from exc
-        self._cache.drop(current.id)
+        await self._cache.forget(current.id, [_version(current), _version(updated)])
         self._audit(self.TOOL, record, "updated")
         return WorkPackageWriteResult(
             dry_run=False,
@@ -393,6 +393,11 @@ class UpdateWorkPackage(_WorkPackageWriting, WriteUseCase):
             hint=hint,
             status=409,
         )
+
+
+def _version(work_package: WorkPackage) -> str:
+    """The version the search keys a work package's cached comments by (its ``updatedAt``)."""
+    return work_package.updated_at.isoformat() if work_package.updated_at else ""
 
 
 def _describe(activity: Activity) -> str:
@@ -433,18 +438,19 @@ class AddWorkPackageComment(WriteUseCase):
         text = _text(request.comment, "comment") or ""
         if not text.strip():
             raise InvalidArgumentError("comment must not be blank.")
-        ref = work_package_ref(request.work_package_id)
-        work_package_id = ref if isinstance(ref, int) else (await self._work_packages.get(ref)).id
+        # Read first: its version keys the cached comments to forget (and a display id is resolved).
+        current = await self._work_packages.get(work_package_ref(request.work_package_id))
+        work_package_id = current.id
         record = f"work_package:{work_package_id}"
         try:
             activity = await self._writes.add_comment(work_package_id, text, internal=request.internal)
         except OpenProjectMcpError as exc:
-            self._cache.drop(work_package_id)
+            await self._cache.forget(work_package_id, [_version(current)])
             audit(self.TOOL, record, self._user, _outcome(exc))
             raise _how_to_check(
                 exc, f"Look at the latest comments with openproject_list_work_package_activities ({work_package_id})."
             ) from exc
-        self._cache.drop(work_package_id)
+        await self._cache.forget(work_package_id, [_version(current)])
         audit(self.TOOL, record, self._user, "commented")
         return CommentResult(work_package_id, activity_view(activity), activity.internal)
 

@@ -124,7 +124,7 @@ async def test_every_write_request_matches_the_17_3_documents_path_method_and_bo
         ("POST", "/api/v3/projects/1/work_packages"),
         ("POST", f"/api/v3/work_packages/{UPDATED}/form"),
         ("PATCH", f"/api/v3/work_packages/{UPDATED}"),
-        ("POST", "/api/v3/work_packages/1/activities"),
+        ("POST", f"/api/v3/work_packages/{UPDATED}/activities"),
         ("POST", "/api/v3/time_entries/form"),
     } <= sent, sorted(sent)
     assert all(r.body is not None for r in writes)
