@@ -199,34 +199,25 @@ class ListWikiPageLinksArgs(msgspec.Struct, **_STRUCT):
 
 # Write tools ------------------------------------------------------------------------------------
 
-NameOrId = (
-    Annotated[int, msgspec.Meta(ge=1, description="An id.")]
-    | Annotated[str, msgspec.Meta(min_length=1, max_length=255, description="A name (case- and accent-insensitive).")]
-)
-Day = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d{2}-\d{2}$", description="A date, YYYY-MM-DD.")]
-Hours = (
-    Annotated[float, msgspec.Meta(ge=0, le=1000, description="Hours as a number, e.g. 1.5.")]
-    | Annotated[str, msgspec.Meta(max_length=40, description="Hours as an ISO 8601 duration, e.g. PT1H30M (or '1.5').")]
-)
-DryRun = Annotated[
-    bool, msgspec.Meta(description="Only validate with OpenProject and show what would change; save nothing.")
+NameOrId = Annotated[
+    Annotated[int, msgspec.Meta(ge=1)] | Annotated[str, msgspec.Meta(min_length=1, max_length=255)],
+    msgspec.Meta(description="Id or name."),
 ]
-Markdown = Annotated[str, msgspec.Meta(max_length=100_000, description="Markdown text.")]
-Assignee = (
-    Annotated[
-        str,
-        msgspec.Meta(
-            min_length=1,
-            max_length=255,
-            description="'me', a login, a name or a user id, among the project's assignees.",
-        ),
-    ]
-    | Annotated[int, msgspec.Meta(ge=1, description="A user id.")]
-)
+Day = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d{2}-\d{2}$", description="YYYY-MM-DD.")]
+Hours = Annotated[
+    Annotated[float, msgspec.Meta(ge=0, le=1000)] | Annotated[str, msgspec.Meta(max_length=40)],
+    msgspec.Meta(description="Hours: 1.5 or PT1H30M."),
+]
+DryRun = Annotated[bool, msgspec.Meta(description="Validate and show the changes; save nothing.")]
+Markdown = Annotated[str, msgspec.Meta(max_length=100_000, description="Markdown.")]
+Assignee = Annotated[
+    Annotated[str, msgspec.Meta(min_length=1, max_length=255)] | Annotated[int, msgspec.Meta(ge=1)],
+    msgspec.Meta(description="me, a login, a name or a user id."),
+]
 
 
 class CreateWorkPackageArgs(msgspec.Struct, **_STRUCT):
-    project_id: Annotated[ProjectRef, msgspec.Meta(description="Project id or identifier (slug).")]
+    project_id: ProjectRef
     subject: Annotated[str, msgspec.Meta(min_length=1, max_length=255)]
     type: NameOrId | None = None
     description: Markdown | None = None
@@ -242,12 +233,7 @@ class CreateWorkPackageArgs(msgspec.Struct, **_STRUCT):
 
 class UpdateWorkPackageArgs(msgspec.Struct, **_STRUCT):
     work_package_id: WorkPackageRef
-    lock_version: (
-        Annotated[
-            int, msgspec.Meta(ge=0, description="The lockVersion you read; without it, the one just read is used.")
-        ]
-        | None
-    ) = None
+    lock_version: Annotated[int, msgspec.Meta(ge=0, description="The lockVersion you read.")] | None = None
     subject: Annotated[str, msgspec.Meta(min_length=1, max_length=255)] | None = None
     description: Markdown | None = None
     status: NameOrId | None = None
@@ -263,10 +249,8 @@ class UpdateWorkPackageArgs(msgspec.Struct, **_STRUCT):
 
 class AddWorkPackageCommentArgs(msgspec.Struct, **_STRUCT):
     work_package_id: WorkPackageRef
-    comment: Annotated[str, msgspec.Meta(min_length=1, max_length=100_000, description="Markdown text.")]
-    internal: Annotated[
-        bool, msgspec.Meta(description="An internal comment (needs the permission to add internal comments).")
-    ] = False
+    comment: Annotated[str, msgspec.Meta(min_length=1, max_length=100_000, description="Markdown.")]
+    internal: bool = False
 
 
 class LogTimeArgs(msgspec.Struct, **_STRUCT):
@@ -281,11 +265,7 @@ class LogTimeArgs(msgspec.Struct, **_STRUCT):
 class ListTimeEntriesArgs(msgspec.Struct, **_STRUCT):
     work_package_id: WorkPackageRef | None = None
     project_id: ProjectRef | None = None
-    user: (
-        Annotated[Literal["me"], msgspec.Meta(description="The user whose token is used.")]
-        | Annotated[int, msgspec.Meta(ge=1, description="A user id.")]
-        | None
-    ) = None
+    user: AssigneeRef | None = None
     from_date: Day | None = msgspec.field(name="from", default=None)
     to_date: Day | None = msgspec.field(name="to", default=None)
     page_size: PageSize = 20

@@ -307,20 +307,15 @@ async def _list_time_entries(
 
 
 _VALIDATED = (
-    "Names are resolved first (type, status, priority by name or id, case- and accent-insensitive; an unknown or "
-    "ambiguous name is INVALID_ARGUMENT listing the closest valid values), then OpenProject's own form validates "
-    "the change before anything is saved (its errors are INVALID_ARGUMENT naming the field). dryRun: true only "
-    "validates and shows field: before -> after."
+    "Type, status, priority and assignee take names; OpenProject's own form checks the change before "
+    "anything is saved, and dryRun shows field: before -> after."
 )
 
 WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_create_work_package",
         "Create a work package",
-        "WRITES: create a work package in a project: subject (required), type, Markdown description, status, "
-        "priority, assignee ('me', a login, a name or an id among the project's available assignees), parent "
-        "(id or display id), startDate, dueDate, estimatedTime (hours: 1.5 or PT1H30M). " + _VALIDATED + " Not "
-        "idempotent: calling it twice creates two work packages.",
+        "WRITES: create a work package in a project. " + _VALIDATED + " Calling it twice creates two.",
         a.CreateWorkPackageArgs,
         WorkPackageWriteResult,
         _create_work_package,
@@ -330,10 +325,8 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_update_work_package",
         "Update a work package",
-        "WRITES: change a work package (id or display id such as 'DEMO-38'); only the fields given change "
-        "(subject, Markdown description, status, priority, assignee, parent, startDate, dueDate, estimatedTime, "
-        "percentageDone). The update carries lockVersion (yours, or the one just read): if someone changed the "
-        "work package since, the answer is OPENPROJECT_CONFLICT saying who changed what, and nothing is "
+        "WRITES: change the given fields of a work package. It carries lockVersion (yours, or the one just "
+        "read): a change by someone else since is OPENPROJECT_CONFLICT saying who changed what, never "
         "overwritten. " + _VALIDATED,
         a.UpdateWorkPackageArgs,
         WorkPackageWriteResult,
@@ -345,9 +338,8 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_add_work_package_comment",
         "Comment on a work package",
-        "WRITES: add a Markdown comment to a work package's activity (internal: true for an internal comment, "
-        "OpenProject 16.0+ with that permission). Not idempotent: calling it twice adds two comments. The next "
-        "work package search sees the comment.",
+        "WRITES: add a Markdown comment to a work package (internal: true for an internal one, OpenProject "
+        "16.0+). Calling it twice adds two.",
         a.AddWorkPackageCommentArgs,
         CommentResult,
         _add_comment,
@@ -357,10 +349,9 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_log_time",
         "Log time on a work package",
-        "WRITES: log spent time on a work package: hours (1.5 or PT1H30M), spentOn (default today), activity "
-        "(name or id of a time entry activity; the instance's default when omitted) and a comment. OpenProject's "
-        "form validates the entry first; dryRun: true only validates. Not idempotent: twice logs twice. See "
-        "the result with openproject_list_time_entries.",
+        "WRITES: log spent time on a work package (spentOn defaults to today, activity to the instance's "
+        "default), checked by OpenProject's form first. Calling it twice logs twice; see "
+        "openproject_list_time_entries.",
         a.LogTimeArgs,
         LogTimeResult,
         _log_time,
@@ -370,9 +361,8 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_time_entries",
         "List time entries",
-        "List logged time, for one work package (id or display id) or one project, optionally one user ('me' or "
-        "an id) and a date range (from, to: YYYY-MM-DD), oldest first, paged; totalHours sums every matching "
-        "entry, not only the page's.",
+        "List logged time of a work package or a project, optionally of one user and a date range, oldest "
+        "first, paged; totalHours sums every matching entry, not only the page's.",
         a.ListTimeEntriesArgs,
         TimeEntryList,
         _list_time_entries,
