@@ -29,6 +29,7 @@ from dependency_injector import containers, providers
 from openproject_mcp.adapters.fixture.api_spec_repository import InMemoryApiSpecRepository
 from openproject_mcp.adapters.fixture.capability_repository import InMemoryCapabilityRepository
 from openproject_mcp.adapters.fixture.dataset import Dataset, load_dataset, load_demo_dataset
+from openproject_mcp.adapters.fixture.instance_repository import InMemoryInstanceRepository
 from openproject_mcp.adapters.fixture.meeting_repository import InMemoryMeetingRepository
 from openproject_mcp.adapters.fixture.metadata_repository import InMemoryMetadataRepository
 from openproject_mcp.adapters.fixture.project_repository import InMemoryProjectRepository
@@ -49,6 +50,7 @@ from openproject_mcp.adapters.openproject.client import (
     TenantLimiters,
     new_session,
 )
+from openproject_mcp.adapters.openproject.instance import AiohttpInstanceRepository
 from openproject_mcp.adapters.openproject.oauth import AiohttpOpenProjectAuthorization, OAuthApplication
 from openproject_mcp.adapters.openproject.repositories import (
     AiohttpApiSpecRepository,
@@ -68,6 +70,7 @@ from openproject_mcp.adapters.shared_state.sealed import SealedStore
 from openproject_mcp.application.activities import ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec
 from openproject_mcp.application.caching import EnrichmentCache, SharedTier, TenantCaches, tenant_key
+from openproject_mcp.application.instance import GetInstance
 from openproject_mcp.application.meetings import GetMeeting, ListMeetings
 from openproject_mcp.application.metadata import ListPriorities, ListStatuses, ListTypes, ListUsers
 from openproject_mcp.application.project_scope import ProjectResolver
@@ -133,6 +136,7 @@ class FixtureRepositories(containers.DeclarativeContainer):
     # Writes change the process's dataset: they last as long as the process, never shared with another.
     work_package_writes = providers.Singleton(InMemoryWorkPackageWriteRepository, dataset, policy)
     time_entries = providers.Singleton(InMemoryTimeEntryRepository, dataset, policy)
+    instance_facts = providers.Singleton(InMemoryInstanceRepository, dataset)
 
 
 def _call_session(call: Call, settings: ClientSettings, connector: aiohttp.BaseConnector) -> aiohttp.ClientSession:
@@ -170,6 +174,7 @@ class OpenProjectRepositories(containers.DeclarativeContainer):
     capabilities = providers.ContextLocalSingleton(AiohttpCapabilityRepository, client, capability_cache)
     work_package_writes = providers.ContextLocalSingleton(AiohttpWorkPackageWriteRepository, client, policy)
     time_entries = providers.ContextLocalSingleton(AiohttpTimeEntryRepository, client, policy, capability_cache)
+    instance_facts = providers.ContextLocalSingleton(AiohttpInstanceRepository, client)
 
 
 class UseCases(containers.DeclarativeContainer):
@@ -250,6 +255,7 @@ class UseCases(containers.DeclarativeContainer):
     list_time_entries = providers.Factory(
         ListTimeEntries, ports.work_packages, ports.time_entries, ports.work_package_writes, resolver
     )
+    get_instance = providers.Factory(GetInstance, ports.instance_facts, ports.capabilities)
 
 
 def _port_names() -> tuple[str, ...]:

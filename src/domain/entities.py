@@ -240,3 +240,20 @@ class WikiPageLink:
     url: str | None = None
     provider_id: str | None = None
     work_package: WorkPackageRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceFacts:
+    """What an instance says about itself and about whose token this is.
+
+    ``version`` is ``None`` where the instance does not show it (OpenProject shows its version to
+    administrators only); ``current_user`` is ``None`` for an anonymous caller; ``admin`` is
+    ``None`` where the instance does not say.
+    """
+
+    name: str
+    version: str | None
+    current_user: User | None
+    admin: bool | None = None
+    url: str | None = None
+    """Where the instance is served (``None`` for an in-memory dataset)."""

@@ -3,6 +3,7 @@
 from openproject_mcp.ports.repositories import (
     ApiSpecRepository,
     CapabilityRepository,
+    InstanceRepository,
     MeetingRepository,
     MetadataRepository,
     ProjectRepository,
@@ -16,6 +17,7 @@ from openproject_mcp.ports.writes import TimeEntryRepository, WorkPackageWriteRe
 __all__ = [
     "ApiSpecRepository",
     "CapabilityRepository",
+    "InstanceRepository",
     "MeetingRepository",
     "MetadataRepository",
     "ProjectRepository",

@@ -1,6 +1,6 @@
 """Tool calls that together exercise every request the adapter can send, for the demo dataset's ids.
 
-``ONE_CALL_PER_TOOL`` calls each of the 19 tools once (what a request budget is measured on);
+``ONE_CALL_PER_TOOL`` calls each tool once (what a request budget is measured on);
 ``MORE_CALLS`` adds the arguments that change what is requested (scopes, status, time, paging,
 display ids, agenda items left out...).
 """
@@ -33,6 +33,7 @@ ONE_CALL_PER_TOOL: tuple[ToolCall, ...] = (
     ("openproject_get_wiki_page", {"id": 301}),
     ("openproject_search_wiki_pages", {"query": "onboarding checklist"}),
     ("openproject_list_wiki_page_links", {"workPackageId": 116}),
+    ("openproject_get_instance", {}),
 )
 
 MORE_CALLS: tuple[ToolCall, ...] = (

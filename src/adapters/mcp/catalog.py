@@ -16,6 +16,7 @@ from openproject_mcp.adapters.mcp import arguments as a
 from openproject_mcp.application import views as v
 from openproject_mcp.application.activities import ListActivitiesRequest, ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec, GetApiSpecRequest
+from openproject_mcp.application.instance import GetInstance, InstanceView
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest, ListMeetings, ListMeetingsRequest
 from openproject_mcp.application.metadata import (
     ListPriorities,
@@ -243,6 +244,14 @@ async def _list_wiki_page_links(
 ) -> v.WikiPageLinkList:
     request = ListWikiPageLinksRequest(args.work_package_id, offset=args.offset, page_size=args.page_size)
     return await (await scope.resolve(ListWikiPageLinks)).execute(request)
+
+
+class GetInstanceArgs(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``openproject_get_instance`` takes no arguments."""
+
+
+async def _get_instance(args: GetInstanceArgs, scope: UseCaseScope, _: ProgressCallback | None) -> InstanceView:
+    return await (await scope.resolve(GetInstance)).execute()
 
 
 def _fields(args: a.CreateWorkPackageArgs | a.UpdateWorkPackageArgs) -> WorkPackageFields:
@@ -551,6 +560,17 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
         a.ListWikiPageLinksArgs,
         v.WikiPageLinkList,
         _list_wiki_page_links,
+    ),
+    tool(
+        "openproject_get_instance",
+        "Describe the OpenProject instance",
+        "What this server is connected to: the instance's name and address, its OpenProject version (shown to "
+        "administrators only), the user the token belongs to, and which features were detected (meetings with "
+        "agenda items, wiki page links, display ids...). Use it when a tool answers that something is not "
+        "available here, or to tell the user whose view of OpenProject the answers show.",
+        GetInstanceArgs,
+        InstanceView,
+        _get_instance,
     ),
 )
 

@@ -66,6 +66,7 @@ def _pattern(template: str) -> re.Pattern[str]:
 
 _PAGE = frozenset({"offset", "pageSize"})
 
+ROOT = Endpoint("api/v3", note="The root: instanceName for everyone, coreVersion for administrators only.")
 ROOT_SPEC = Endpoint(
     "api/v3/spec.json",
     note="Served by every instance; named in the info section of the 17.3 document, not under paths.",
@@ -205,6 +206,7 @@ TIME_ENTRIES = Endpoint(
 )
 
 ALL_ENDPOINTS: tuple[Endpoint, ...] = (
+    ROOT,
     ROOT_SPEC,
     PROJECTS,
     PROJECT,

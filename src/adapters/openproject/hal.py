@@ -296,6 +296,24 @@ class UserHal(_Hal, frozen=True, kw_only=True):
     status: str | None = None
 
 
+class RootLinks(_Hal, frozen=True, kw_only=True):
+    user: Link | None = None
+
+
+class RootHal(_Hal, frozen=True, kw_only=True):
+    """``GET /api/v3``: ``instanceName`` for everyone, ``coreVersion`` for administrators only."""
+
+    instance_name: str | None = None
+    core_version: str | None = None
+    links: RootLinks = msgspec.field(name="_links", default_factory=RootLinks)
+
+
+class CurrentUserHal(UserHal, frozen=True, kw_only=True):
+    """``GET /api/v3/users/me``; ``admin`` is shown to administrators only."""
+
+    admin: bool | None = None
+
+
 # Meetings ------------------------------------------------------------------------------------
 
 

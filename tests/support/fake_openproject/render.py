@@ -492,14 +492,13 @@ class Renderer:
         else:
             links["lock"] = self.link(f"{path}/lock", f"Set lock on {user.login or user.name}", method="post")
         links["delete"] = self.link(path, f"Delete {user.login or user.name}", method="delete")
-        return {
+        payload: JSON = {
             "_type": "User",
             "id": user.id,
             "name": user.name,
             "createdAt": None,
             "updatedAt": None,
             "login": user.login,
-            "admin": False,
             "firstName": first,
             "lastName": last,
             "email": user.email,
@@ -509,6 +508,11 @@ class Renderer:
             "language": "en",
             "_links": links,
         }
+        if self.tenant.admin:
+            # `admin` is rendered to administrators only (S141); the token's own user is the admin.
+            me = self.tenant.current_user
+            payload["admin"] = me is not None and me.id == user.id
+        return payload
 
     # Saved queries ----------------------------------------------------------------------------
 

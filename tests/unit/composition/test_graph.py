@@ -49,7 +49,7 @@ class WithAWrite(UseCases):
 
 def test_the_registry_is_every_use_case_of_the_container_and_serves_every_tool() -> None:
     registry = Application(DEMO).registry
-    assert len(registry) == len(TOOLS) == 24
+    assert len(registry) == len(TOOLS) == 25
     assert ListProjects in registry
     assert all(callable(getattr(kind, "execute", None)) for kind in registry)
 

@@ -30,11 +30,11 @@ def text_of(result: CallToolResult) -> str:
     return "\n".join(getattr(c, "text", "") for c in result.content)
 
 
-async def test_lists_the_19_read_only_tools_with_schemas_and_annotations() -> None:
+async def test_lists_the_20_read_only_tools_with_schemas_and_annotations() -> None:
     async with Client(demo_server()) as client:
         tools = (await client.list_tools()).tools
     assert sorted(t.name for t in tools) == sorted(spec.name for spec in TOOLS)
-    assert len(READ_TOOLS) == 19
+    assert len(READ_TOOLS) == 20  # the 19 of the contract and openproject_get_instance
     readers = {spec.name for spec in TOOLS if not spec.writes}
     for tool in tools:
         if tool.name not in readers:
@@ -198,7 +198,7 @@ async def test_read_only_mode_hides_and_refuses_write_tools() -> None:
         reading = await client.call_tool("openproject_list_statuses", {})
     writers = {spec.name for spec in tools if spec.writes}
     assert not names & writers and names == {spec.name for spec in tools if not spec.writes}
-    assert len(names) == 20  # the 19, and the time entry list
+    assert len(names) == 21  # the 19, openproject_get_instance and the time entry list
     assert refused.is_error and text_of(refused).startswith("Error [SERVER_READ_ONLY]: ")
     assert not reading.is_error
     async with Client(demo_server(tools=tools, read_only=False)) as client:
