@@ -18,8 +18,8 @@ from openproject_mcp.adapters.fixture.work_package_repository import InMemoryWor
 from openproject_mcp.application import views
 from openproject_mcp.application.activities import ListActivitiesRequest, ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec, GetApiSpecRequest
-from openproject_mcp.application.instance import GetInstance, InstanceView
 from openproject_mcp.application.caching import TenantCaches, tenant_key
+from openproject_mcp.application.instance import GetInstance, InstanceView
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest, ListMeetings, ListMeetingsRequest
 from openproject_mcp.application.metadata import (
     ListPriorities,
