@@ -48,6 +48,7 @@ from openproject_mcp.adapters.openproject.client import (
     ClientSettings,
     OpenProjectClient,
     TenantLimiters,
+    new_connector,
     new_session,
 )
 from openproject_mcp.adapters.openproject.instance import AiohttpInstanceRepository
@@ -287,12 +288,14 @@ def _client_settings(settings: Settings) -> ClientSettings:
         max_concurrency=settings.max_concurrency,
         max_response_bytes=settings.limits.max_response_bytes,
         max_requests_per_call=settings.limits.max_requests_per_call,
+        proxy=settings.network.proxy.url,
+        ca_bundle=str(settings.network.ca_bundle) if settings.network.ca_bundle else None,
     )
 
 
-async def open_pool() -> AsyncIterator[aiohttp.BaseConnector]:
+async def open_pool(settings: ClientSettings) -> AsyncIterator[aiohttp.BaseConnector]:
     """The connection pool every call's session shares (a ``Resource``: opened and closed once)."""
-    connector = aiohttp.TCPConnector(limit=100, limit_per_host=50, ttl_dns_cache=300)
+    connector = new_connector(settings, limit=100, limit_per_host=50, ttl_dns_cache=300)
     try:
         yield connector
     finally:
@@ -361,8 +364,8 @@ class AppContainer(containers.DeclarativeContainer):
     dataset = providers.Singleton(_load, settings)
     fixture = providers.Container(FixtureRepositories, dataset=dataset, policy=write_policy)
 
-    pool = providers.Resource(open_pool)
     client_settings = providers.Singleton(_client_settings, settings)
+    pool = providers.Resource(open_pool, client_settings)
     limiters = providers.Singleton(TenantLimiters, settings.provided.max_concurrency)
     capability_cache = providers.Singleton(
         CapabilityCache, store=providers.Callable(_capability_store, settings, shared_store)

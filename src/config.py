@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 from openproject_mcp.adapters.environment import read_flag, read_number, read_words
 from openproject_mcp.adapters.openproject.client import normalize_base_url
 from openproject_mcp.application.result_size import OutputSchemas, ResultFormat
+from openproject_mcp.adapters.openproject.network import ProxyChoice, check_proxy_url, proxy_for, tls_context
 
 Backend = Literal["demo", "dataset", "openproject"]
 
@@ -38,6 +39,7 @@ class Settings:
     result_format: ResultFormat = "full"
     output_schemas: OutputSchemas = "outline"
     redis_url: str | None = field(default=None, repr=False)  # may carry a password
+    network: NetworkSettings = field(default_factory=lambda: NetworkSettings())
 
     def __post_init__(self) -> None:
         if self.base_url is not None:
@@ -112,6 +114,41 @@ def load_result_format(env: Mapping[str, str]) -> ResultFormat:
         f"OPENPROJECT_RESULT_FORMAT must be full (structured content and its JSON text), content (compact text "
         f"only) or structured (structured content only), got {env.get('OPENPROJECT_RESULT_FORMAT')!r}."
     )
+
+
+# How requests reach the instance ---------------------------------------------------------------
+# (OPENPROJECT_CA_BUNDLE; and the proxy variables every HTTP client reads: HTTPS_PROXY,
+# HTTP_PROXY, ALL_PROXY, NO_PROXY, in either letter case)
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkSettings:
+    """The proxy chosen for the instance's address, and a CA bundle trusted besides the system's."""
+
+    proxy: ProxyChoice = field(default_factory=ProxyChoice)
+    ca_bundle: Path | None = None
+
+
+def load_network(env: Mapping[str, str], base_url: str) -> NetworkSettings:
+    proxy = proxy_for(base_url, env)
+    if proxy.url is not None:
+        problem = check_proxy_url(proxy.url)
+        if problem:
+            raise ConfigurationError(f"{proxy.variable} is invalid: {problem}.")
+    raw = env.get("OPENPROJECT_CA_BUNDLE", "").strip()
+    if not raw:
+        return NetworkSettings(proxy=proxy)
+    path = Path(raw).expanduser()
+    if not path.is_file():
+        raise ConfigurationError(
+            f"OPENPROJECT_CA_BUNDLE: no such file {raw!r}; give the path of a PEM file with the CA certificate(s) "
+            "that signed the instance's certificate."
+        )
+    try:
+        tls_context(str(path))
+    except ValueError as exc:
+        raise ConfigurationError(f"OPENPROJECT_CA_BUNDLE: {exc}.") from None
+    return NetworkSettings(proxy=proxy, ca_bundle=path)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -207,8 +244,14 @@ def load_settings(
             "OPENPROJECT_API_KEY is not set. Create a token in OpenProject under My account → Access tokens "
             "(API) and set OPENPROJECT_API_KEY to it."
         )
+    normalized = check_base_url(base_url)
     return replace(
-        base, backend="openproject", base_url=check_base_url(base_url), api_key=api_key, single_tenant=single_tenant
+        base,
+        backend="openproject",
+        base_url=normalized,
+        api_key=api_key,
+        single_tenant=single_tenant,
+        network=load_network(env, normalized),
     )
 
 

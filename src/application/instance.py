@@ -10,14 +10,14 @@ from openproject_mcp.domain.entities import User
 from openproject_mcp.ports import CapabilityRepository, InstanceRepository
 
 CAPABILITY_MEANINGS: dict[str, str] = {
-    "meeting_list": "meetings can be listed and searched (the meetings module answers)",
-    "agenda_items": "meetings have agenda items with notes (OpenProject 17.4+)",
-    "meeting_search_filter": "OpenProject searches meetings itself (otherwise titles are matched here)",
-    "meeting_participants": "meetings name their participants",
-    "wiki_bodies": "wiki pages expose their text (no released OpenProject does)",
-    "wiki_page_list": "wiki pages can be listed (no released OpenProject can; pages are found by id)",
-    "wiki_page_links": "work packages list their linked wiki pages (OpenProject 17.6+)",
-    "display_ids": "work packages have display ids such as PROJ-42 (OpenProject 17.4+)",
+    "meeting_list": "the list of meetings (the meetings module answers)",
+    "agenda_items": "meeting agenda items with their notes (OpenProject 17.4+)",
+    "meeting_search_filter": "OpenProject's own meeting search (without it, this server matches titles itself)",
+    "meeting_participants": "the participants of a meeting",
+    "wiki_bodies": "the text of wiki pages (no released OpenProject exposes it)",
+    "wiki_page_list": "a list of wiki pages (no released OpenProject has one; pages are found by id)",
+    "wiki_page_links": "the wiki pages linked to a work package (OpenProject 17.6+)",
+    "display_ids": "display ids such as PROJ-42 (OpenProject 17.4+)",
 }
 """What each detected capability means for the tools, in the words the answer uses."""
 

@@ -8,6 +8,7 @@ import binascii
 import json
 import logging
 import re
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, replace
@@ -219,7 +220,7 @@ class FakeOpenProject:
     picks the OpenProject version played: a version (``profiles.PROFILE_FOR_VERSION``) or a
     ``Profile`` (a variant of one, for a case no profile plays). ``latency`` delays every
     answer; ``page_size_max`` is ``apiv3_max_page_size`` (at most 1000, the fixture paging's cap);
-    ``now`` is the clock of the meetings ``time`` filter. ``lockstep`` (seconds, ``None``: off)
+    ``now`` is the clock of the meetings ``time`` filter; ``ssl_context`` serves HTTPS. ``lockstep`` (seconds, ``None``: off)
     answers in rounds: every request is held until no new one has arrived for that long (and for
     a few turns of the event loop), then all held requests are answered together, so the number
     of rounds a client needs (``rounds``, and ``waves.round_trips(requests)``) does not depend on
@@ -239,6 +240,7 @@ class FakeOpenProject:
         now: Callable[[], datetime] | None = None,
         oauth: FakeOAuth | None = None,
         lockstep: float | None = None,
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         if not tenants:
             raise ValueError("at least one tenant (token -> dataset) is needed")
@@ -248,6 +250,8 @@ class FakeOpenProject:
         if page_size_max < 1:
             raise ValueError("page_size_max must be positive")
         self.profile: Profile = profile if isinstance(profile, Profile) else profile_named(profile)
+        self.ssl_context = ssl_context
+        """Serve HTTPS with this context (``https://127.0.0.1:PORT/``) instead of plain HTTP."""
         self.latency = latency
         self.prefix = _normalised_prefix(prefix)
         self.page_size_max = page_size_max
@@ -280,7 +284,7 @@ class FakeOpenProject:
         if self.oauth is not None:
             app.router.add_routes(self.oauth.routes(self.prefix))
         server = TestServer(app, host="127.0.0.1")
-        await server.start_server()
+        await server.start_server(ssl=self.ssl_context)
         self._server = server
         self._base_url = str(server.make_url(f"{self.prefix}/"))
         return self
