@@ -95,7 +95,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def dataset_format_doc() -> str:
     """Where the dataset format's description is: shipped in the package, else its place in the repository."""
-    shipped = resources.files("openproject_mcp").joinpath("docs", "dataset-format.md")
+    shipped = resources.files("openproject_mcp").joinpath("dataset-format.md")
     return str(shipped) if shipped.is_file() else "docs/dataset-format.md"
 
 
