@@ -62,7 +62,8 @@ def check_contents(wheel: Path, sdist: Path) -> None:
         fail("the wheel's metadata has no SPDX licence expression or no LICENSE file")
     with tarfile.open(sdist) as archive:
         members = archive.getnames()
-    if not any(m.endswith("/LICENSE") for m in members) or not any(m.endswith("/docs/dataset-format.md") for m in members):
+    wanted = ("/LICENSE", "/docs/dataset-format.md")
+    if not all(any(m.endswith(suffix) for m in members) for suffix in wanted):
         fail("the sdist lacks LICENSE or docs/dataset-format.md")
 
 
