@@ -22,7 +22,7 @@ STEPS: tuple[Step, ...] = (
         {"query": "quartely roadmap reveiw"},
     ),
     (
-        "A question answered from a meeting outcome",
+        "A question answered from a meeting outcome (the search, then the meeting it found)",
         "openproject_search_meetings",
         {"query": "what did we decide about the printed catalogue"},
     ),
@@ -73,6 +73,23 @@ def _print_page(page: dict[str, Any]) -> None:
         )
 
 
+async def _print_outcomes(client: Client, page: dict[str, Any]) -> None:
+    """The outcomes (decisions) of the agenda items the best hit matched, read with openproject_get_meeting."""
+    elements = page.get("elements", [])
+    if not elements or "meeting" not in elements[0]:
+        return
+    best = elements[0]
+    matched = {item["id"] for item in best.get("matchedAgendaItems", [])}
+    arguments = {"id": best["meeting"]["id"]}
+    result = await client.call_tool("openproject_get_meeting", arguments)
+    meeting = result.structured_content or {}
+    print(f"   openproject_get_meeting {arguments}")
+    for item in meeting.get("agendaItems", []):
+        if item["id"] in matched:
+            for outcome in item.get("outcomes", []):
+                print(f"     decided on “{item['title']}”: {outcome}")
+
+
 async def run() -> None:
     params = StdioServerParameters(command=sys.executable, args=["-m", "openproject_mcp", "serve", "--demo"])
     print("openproject-mcp demo: the embedded 'Nordwind Outfitters' OpenProject data, over a real MCP stdio session\n")
@@ -90,10 +107,12 @@ async def run() -> None:
                 print("     " + " ".join(getattr(c, "text", "") for c in result.content))
             else:
                 _print_page(result.structured_content or {})
+                if "meeting outcome" in caption:
+                    await _print_outcomes(client, result.structured_content or {})
             print()
         await _writes(client, len(STEPS))
-    print('Try it yourself:  .venv/bin/openproject-mcp call openproject_search_meetings \'{"query": "budget"}\' --demo')
-    print("Connect a client: see README.md (Claude Desktop, Claude Code, Cursor).")
+    print("Try it yourself:  openproject-mcp call openproject_search_meetings '{\"query\": \"budget\"}' --demo")
+    print("Connect a client: see README.md (Claude Desktop, Claude Code, Cursor, VS Code, Zed).")
 
 
 WRITE_STEPS: tuple[Step, ...] = (

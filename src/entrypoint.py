@@ -174,17 +174,17 @@ def served(settings: Settings, *, http: bool) -> str:
         proxy = settings.network.proxy
         if proxy.url is not None:
             source += f" through the proxy {proxy.shown}"
-    mode = "read-only" if settings.read_only else "read tools"
+    mode = f"{len(TOOLS)} tools" + (", write tools refused" if settings.read_only else "")
     if not http:
         who = " with OPENPROJECT_API_KEY" if settings.backend == "openproject" else ""
-        return f"serving {source}{who} over stdio ({mode}, {len(TOOLS)} tools)"
+        return f"serving {source}{who} over stdio ({mode})"
     if settings.backend != "openproject":
         tenancy = "no token needed"
     elif settings.single_tenant:
         tenancy = "single tenant: requests without a token of their own use OPENPROJECT_API_KEY"
     else:
         tenancy = "remote multi-tenant: each request brings its own token"
-    return f"serving {source} over streamable HTTP ({tenancy}; {mode}, {len(TOOLS)} tools)"
+    return f"serving {source} over streamable HTTP ({tenancy}; {mode})"
 
 
 def _signin_settings(settings: Settings) -> SignInSettings | None:

@@ -141,3 +141,13 @@ async def test_debug_logs_each_request_with_status_and_duration_but_no_secret(ca
     assert any(" -> 200 in " in line and line.endswith(" ms") for line in requests)
     assert any("/api/v3/work_packages?" in line and "filters=" in line for line in requests)
     assert all(token not in line for line in lines)
+
+
+def test_the_demo_shows_the_outcome_it_promises() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "openproject_mcp.demo"], capture_output=True, text=True, env=clean_env(), timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    step = done.stdout.split("A question answered from a meeting outcome", 1)[1].split("\n3) ", 1)[0]
+    assert "openproject_get_meeting" in step
+    assert "decided on “Marketing spend for the launch”: Approved 48,000 EUR" in step
