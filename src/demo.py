@@ -111,7 +111,7 @@ async def run() -> None:
                     await _print_outcomes(client, result.structured_content or {})
             print()
         await _writes(client, len(STEPS))
-    print("Try it yourself:  openproject-mcp call openproject_search_meetings '{\"query\": \"budget\"}' --demo")
+    print('Try it yourself:  openproject-mcp call openproject_search_meetings \'{"query": "budget"}\' --demo')
     print("Connect a client: see README.md (Claude Desktop, Claude Code, Cursor, VS Code, Zed).")
 
 

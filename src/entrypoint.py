@@ -267,8 +267,8 @@ async def _call_once(server: Any, application: Application, tool: str, arguments
 
 def _tools(name: str | None) -> int:
     if name is None:
-        for spec in TOOLS:
-            print(f"{spec.name:<44} {spec.title}")
+        for each in TOOLS:
+            print(f"{each.name:<44} {each.title}")
         return EXIT_OK
     spec = next((s for s in TOOLS if s.name == name), None)
     if spec is None:

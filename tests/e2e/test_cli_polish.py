@@ -46,7 +46,11 @@ def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
 def test_serve_on_a_terminal_says_it_waits_for_a_client_on_stdin() -> None:
     controller, terminal = pty.openpty()
     proc = subprocess.Popen(
-        [*COMMAND, "serve", "--demo"], stdin=terminal, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=clean_env()
+        [*COMMAND, "serve", "--demo"],
+        stdin=terminal,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=clean_env(),
     )
     os.close(terminal)
     assert proc.stderr is not None

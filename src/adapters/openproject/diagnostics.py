@@ -76,7 +76,7 @@ async def connect(host: str, port: int, wait_seconds: float, what: str, fix: str
     return Probe(True, f"{what} {host}:{port} accepts connections", seconds=time.monotonic() - started)
 
 
-def certificate_problem(error: ssl.SSLCertVerificationError | ssl.SSLError) -> str:
+def certificate_problem(error: BaseException) -> str:
     """OpenSSL's reason for refusing a certificate, as one phrase."""
     message = getattr(error, "verify_message", None) or getattr(error, "reason", None) or str(error)
     return str(message)
