@@ -1,4 +1,4 @@
-"""All 19 tools against a mock that serves OpenProject's 17.3 OpenAPI document mechanically.
+"""Every tool against a mock that serves OpenProject's 17.3 OpenAPI document mechanically.
 
 The mock (``tests.support.spec_mock``) knows only what the document says, so this shows what the
 adapter asks of an instance beyond it. No tool may crash (a clean tool error is acceptable: the
@@ -28,7 +28,7 @@ from tests.support.spec_mock import MockRequest, SpecMock
 from tests.support.tool_calls import ONE_CALL_PER_TOOL, crash_of
 
 REQUEST_BUDGET = 120
-"""Fewer than this many upstream requests for one call of each of the 19 tools, caches cold."""
+"""Fewer than this many upstream requests for one call of each tool, caches cold."""
 
 
 def excused(request: MockRequest, call: int, refused: dict[tuple[str, str], int]) -> bool:

@@ -146,3 +146,22 @@ def test_the_command_exits_non_zero_on_a_failure_and_prints_one_line_per_check()
     assert "FAIL  connection" in done.stdout and "Fix: " in done.stdout
     assert done.stdout.strip().endswith("1 check(s) failed.")
     assert "Traceback" not in done.stderr
+
+
+async def test_through_a_proxy_an_untrusted_certificate_is_named_too(tmp_path: Path) -> None:
+    cert, key = self_signed_certificate(tmp_path)
+    async with (
+        FakeOpenProject({TOKEN: load_demo_dataset()}, ssl_context=server_context(cert, key)) as fake,
+        ForwardingProxy() as proxy,
+    ):
+        port = fake.base_url.rsplit(":", 1)[1].split("/", 1)[0]
+        env = {
+            "OPENPROJECT_BASE_URL": f"https://openproject.invalid:{port}",
+            "OPENPROJECT_API_KEY": TOKEN,
+            "HTTPS_PROXY": proxy.url,
+        }
+        untrusted, _ = await run(env)
+        trusted, lines = await run({**env, "OPENPROJECT_CA_BUNDLE": str(cert)})
+    refused = check(untrusted, "openproject")
+    assert refused.status == "fail" and "not trusted" in refused.detail and "OPENPROJECT_CA_BUNDLE" in refused.fix
+    assert not failures(trusted), "\n".join(lines)

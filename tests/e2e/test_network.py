@@ -68,3 +68,18 @@ def test_a_ca_bundle_that_is_missing_or_not_pem_and_a_bad_proxy_stop_the_server_
     assert everything.network.proxy.url is None
     other = load_settings({**base, "HTTPS_PROXY": "http://p:1", "NO_PROXY": "example.org,10.0.0.0/8"})
     assert other.network.proxy.url == "http://p:1"
+
+
+async def test_https_through_the_proxy_tunnels_and_trusts_the_bundle(tmp_path: Path) -> None:
+    cert, key = self_signed_certificate(tmp_path)
+    async with (
+        FakeOpenProject({TOKEN: load_demo_dataset()}, ssl_context=server_context(cert, key)) as fake,
+        ForwardingProxy() as proxy,
+    ):
+        port = fake.base_url.rsplit(":", 1)[1].split("/", 1)[0]
+        env = {"OPENPROJECT_BASE_URL": f"https://openproject.invalid:{port}", "HTTPS_PROXY": proxy.url}
+        failed, text = await list_projects(env)
+        assert failed and "certificate" in text and "OPENPROJECT_CA_BUNDLE" in text
+        failed, text = await list_projects({**env, "OPENPROJECT_CA_BUNDLE": str(cert)})
+        assert not failed, text
+    assert f"openproject.invalid:{port}" in proxy.targets  # CONNECT, not a direct connection

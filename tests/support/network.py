@@ -16,7 +16,8 @@ import pytest
 
 
 def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
-    """``(certificate, key)`` PEM files for 127.0.0.1 and localhost, valid for two days."""
+    """``(certificate, key)`` PEM files for 127.0.0.1, localhost and ``openproject.invalid`` (a name
+    only :class:`ForwardingProxy` reaches), valid for two days."""
     openssl = shutil.which("openssl")
     if openssl is None:
         pytest.skip("the openssl binary is needed to make a test certificate")
@@ -34,7 +35,7 @@ def self_signed_certificate(directory: Path) -> tuple[Path, Path]:
             "-subj",
             "/CN=127.0.0.1",
             "-addext",
-            "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:openproject.invalid",
             "-keyout",
             str(key),
             "-out",
