@@ -220,7 +220,8 @@ class FakeOpenProject:
     picks the OpenProject version played: a version (``profiles.PROFILE_FOR_VERSION``) or a
     ``Profile`` (a variant of one, for a case no profile plays). ``latency`` delays every
     answer; ``page_size_max`` is ``apiv3_max_page_size`` (at most 1000, the fixture paging's cap);
-    ``now`` is the clock of the meetings ``time`` filter; ``ssl_context`` serves HTTPS. ``lockstep`` (seconds, ``None``: off)
+    ``now`` is the clock of the meetings ``time`` filter; ``ssl_context`` serves HTTPS.
+    ``lockstep`` (seconds, ``None``: off)
     answers in rounds: every request is held until no new one has arrived for that long (and for
     a few turns of the event loop), then all held requests are answered together, so the number
     of rounds a client needs (``rounds``, and ``waves.round_trips(requests)``) does not depend on
