@@ -13,8 +13,8 @@ from urllib.parse import urlsplit
 
 from openproject_mcp.adapters.environment import read_flag, read_number, read_words
 from openproject_mcp.adapters.openproject.client import normalize_base_url
-from openproject_mcp.application.result_size import OutputSchemas, ResultFormat
 from openproject_mcp.adapters.openproject.network import ProxyChoice, check_proxy_url, proxy_for, tls_context
+from openproject_mcp.application.result_size import OutputSchemas, ResultFormat
 
 Backend = Literal["demo", "dataset", "openproject"]
 

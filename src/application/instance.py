@@ -29,7 +29,7 @@ VERSION_HIDDEN_NOTE = (
 
 @dataclass(frozen=True, slots=True)
 class CapabilityView:
-    name: str
+    feature: str
     available: bool
     meaning: str
 

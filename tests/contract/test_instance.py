@@ -38,7 +38,7 @@ async def test_the_instance_tool_names_the_instance_the_user_and_what_was_detect
     assert facts["url"] == fake.base_url
     assert facts["currentUser"]["id"] == me.id and facts["currentUser"]["name"] == me.name
     assert {"/api/v3", "/api/v3/users/me"} <= requested
-    capabilities = {c["name"]: c["available"] for c in facts["capabilities"]}
+    capabilities = {c["feature"]: c["available"] for c in facts["capabilities"]}
     assert capabilities["agenda_items"] is fake.profile.agenda_items
     assert capabilities["wiki_page_links"] is fake.profile.wiki_page_links
     assert capabilities["display_ids"] is fake.profile.display_ids
