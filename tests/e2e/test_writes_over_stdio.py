@@ -74,7 +74,7 @@ async def test_read_only_hides_and_refuses_every_write_tool() -> None:
             entries = await client.call_tool("openproject_list_time_entries", {"projectId": "webshop"})
             instructions = client.instructions
         assert not listed & WRITE_TOOLS
-        assert "openproject_list_time_entries" in listed and len(listed) == 20
+        assert "openproject_list_time_entries" in listed and len(listed) == 21
         assert all(r.is_error and text_of(r).startswith("Error [SERVER_READ_ONLY]: ") for r in refused)
         assert data_of(read)["status"] == "New"
         assert data_of(entries)["total"] == 2
