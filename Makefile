@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 ACCEPTANCE := ../shared/acceptance
 
-.PHONY: setup test check lint typecheck imports unit acceptance bench demo interop clean redis-server
+.PHONY: setup test check lint typecheck imports unit acceptance dist-check bench demo interop clean redis-server
 
 setup: $(STAMP) redis-server
 
@@ -53,7 +53,11 @@ acceptance: setup
 
 check: lint typecheck imports
 
-test: check unit acceptance
+# Builds the wheel and sdist, installs the wheel into a fresh venv and answers a demo call there.
+dist-check: setup
+	$(PY) scripts/check_dist.py
+
+test: check unit acceptance dist-check
 
 bench: setup
 	$(PY) -m benchmarks
@@ -68,4 +72,4 @@ interop: setup
 		--method tools/call --tool-name openproject_search_meetings --tool-arg 'query=budget aproval'
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) .mypy_cache .ruff_cache build dist *.egg-info

@@ -30,6 +30,7 @@ from openproject_mcp.adapters.fixture.api_spec_repository import InMemoryApiSpec
 from openproject_mcp.adapters.fixture.attachment_repository import InMemoryAttachmentRepository
 from openproject_mcp.adapters.fixture.capability_repository import InMemoryCapabilityRepository
 from openproject_mcp.adapters.fixture.dataset import Dataset, load_dataset, load_demo_dataset
+from openproject_mcp.adapters.fixture.instance_repository import InMemoryInstanceRepository
 from openproject_mcp.adapters.fixture.meeting_repository import InMemoryMeetingRepository
 from openproject_mcp.adapters.fixture.metadata_repository import InMemoryMetadataRepository
 from openproject_mcp.adapters.fixture.project_repository import InMemoryProjectRepository
@@ -39,13 +40,19 @@ from openproject_mcp.adapters.fixture.wiki_repositories import (
     InMemoryWikiPageRepository,
 )
 from openproject_mcp.adapters.fixture.work_package_repository import InMemoryWorkPackageRepository
+from openproject_mcp.adapters.fixture.write_repositories import (
+    InMemoryTimeEntryRepository,
+    InMemoryWorkPackageWriteRepository,
+)
 from openproject_mcp.adapters.openproject.capabilities import AiohttpCapabilityRepository, CapabilityCache
 from openproject_mcp.adapters.openproject.client import (
     ClientSettings,
     OpenProjectClient,
     TenantLimiters,
+    new_connector,
     new_session,
 )
+from openproject_mcp.adapters.openproject.instance import AiohttpInstanceRepository
 from openproject_mcp.adapters.openproject.oauth import AiohttpOpenProjectAuthorization, OAuthApplication
 from openproject_mcp.adapters.openproject.repositories import (
     AiohttpApiSpecRepository,
@@ -58,6 +65,7 @@ from openproject_mcp.adapters.openproject.repositories import (
     AiohttpWikiPageRepository,
     AiohttpWorkPackageRepository,
 )
+from openproject_mcp.adapters.openproject.writes import AiohttpTimeEntryRepository, AiohttpWorkPackageWriteRepository
 from openproject_mcp.adapters.shared_state.codec import MsgpackCodecs
 from openproject_mcp.adapters.shared_state.memory import MemoryStore
 from openproject_mcp.adapters.shared_state.redis import RedisStore
@@ -66,6 +74,7 @@ from openproject_mcp.application.activities import ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec
 from openproject_mcp.application.attachments import ListAttachments, ReadAttachment
 from openproject_mcp.application.caching import EnrichmentCache, SharedTier, TenantCaches, tenant_key
+from openproject_mcp.application.instance import GetInstance
 from openproject_mcp.application.meetings import GetMeeting, ListMeetings
 from openproject_mcp.application.metadata import ListPriorities, ListStatuses, ListTypes, ListUsers
 from openproject_mcp.application.project_scope import ProjectResolver
@@ -77,6 +86,13 @@ from openproject_mcp.application.search_work_packages import SearchWorkPackages
 from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.application.wiki_pages import GetWikiPage, ListWikiPageLinks
 from openproject_mcp.application.work_packages import GetWorkPackage, ListWorkPackages
+from openproject_mcp.application.write_tools import (
+    AddWorkPackageComment,
+    CreateWorkPackage,
+    ListTimeEntries,
+    LogTime,
+    UpdateWorkPackage,
+)
 from openproject_mcp.application.writes import WritePolicy, read_only_error, writes
 from openproject_mcp.config import Settings, SignInSettings
 from openproject_mcp.domain.entities import MeetingDetails
@@ -111,6 +127,7 @@ class FixtureRepositories(containers.DeclarativeContainer):
     """Every port served from the in-memory dataset: built once per process, indexes included."""
 
     dataset: providers.Dependency[Dataset] = providers.Dependency(instance_of=Dataset)
+    policy: providers.Dependency[WritePolicy] = providers.Dependency(instance_of=WritePolicy)
     projects = providers.Singleton(InMemoryProjectRepository, dataset)
     work_packages = providers.Singleton(InMemoryWorkPackageRepository, dataset)
     queries = providers.Singleton(InMemoryQueryRepository, dataset)
@@ -121,6 +138,10 @@ class FixtureRepositories(containers.DeclarativeContainer):
     wiki_page_links = providers.Singleton(InMemoryWikiPageLinkRepository, dataset)
     capabilities = providers.Singleton(InMemoryCapabilityRepository)
     attachments = providers.Singleton(InMemoryAttachmentRepository, dataset)
+    # Writes change the process's dataset: they last as long as the process, never shared with another.
+    work_package_writes = providers.Singleton(InMemoryWorkPackageWriteRepository, dataset, policy)
+    time_entries = providers.Singleton(InMemoryTimeEntryRepository, dataset, policy)
+    instance_facts = providers.Singleton(InMemoryInstanceRepository, dataset)
 
 
 def _call_session(call: Call, settings: ClientSettings, connector: aiohttp.BaseConnector) -> aiohttp.ClientSession:
@@ -137,6 +158,7 @@ class OpenProjectRepositories(containers.DeclarativeContainer):
     connector: providers.Dependency[aiohttp.BaseConnector] = providers.Dependency(instance_of=aiohttp.BaseConnector)
     limiters: providers.Dependency[TenantLimiters] = providers.Dependency(instance_of=TenantLimiters)
     capability_cache: providers.Dependency[CapabilityCache] = providers.Dependency(instance_of=CapabilityCache)
+    policy: providers.Dependency[WritePolicy] = providers.Dependency(instance_of=WritePolicy)
 
     session = providers.ContextLocalSingleton(_call_session, call, client_settings, connector)
     client = providers.ContextLocalSingleton(
@@ -156,6 +178,9 @@ class OpenProjectRepositories(containers.DeclarativeContainer):
     wiki_page_links = providers.ContextLocalSingleton(AiohttpWikiPageLinkRepository, client)
     capabilities = providers.ContextLocalSingleton(AiohttpCapabilityRepository, client, capability_cache)
     attachments = providers.ContextLocalSingleton(AiohttpAttachmentRepository, client)
+    work_package_writes = providers.ContextLocalSingleton(AiohttpWorkPackageWriteRepository, client, policy)
+    time_entries = providers.ContextLocalSingleton(AiohttpTimeEntryRepository, client, policy, capability_cache)
+    instance_facts = providers.ContextLocalSingleton(AiohttpInstanceRepository, client)
 
 
 class UseCases(containers.DeclarativeContainer):
@@ -216,6 +241,32 @@ class UseCases(containers.DeclarativeContainer):
     read_attachment = providers.Factory(
         ReadAttachment, ports.attachments, ports.work_packages, ports.wiki_pages, max_attachment_bytes
     )
+    # Writes (left out of the registry in read-only mode; their ports check the policy as well).
+    create_work_package = providers.Factory(
+        CreateWorkPackage,
+        ports.work_packages,
+        ports.metadata,
+        ports.work_package_writes,
+        comment_cache,
+        call.provided.tenant,
+        resolver,
+    )
+    update_work_package = providers.Factory(
+        UpdateWorkPackage,
+        ports.work_packages,
+        ports.metadata,
+        ports.work_package_writes,
+        comment_cache,
+        call.provided.tenant,
+    )
+    add_work_package_comment = providers.Factory(
+        AddWorkPackageComment, ports.work_packages, ports.work_package_writes, comment_cache, call.provided.tenant
+    )
+    log_time = providers.Factory(LogTime, ports.work_packages, ports.time_entries, call.provided.tenant)
+    list_time_entries = providers.Factory(
+        ListTimeEntries, ports.work_packages, ports.time_entries, ports.work_package_writes, resolver
+    )
+    get_instance = providers.Factory(GetInstance, ports.instance_facts, ports.capabilities)
 
 
 def _port_names() -> tuple[str, ...]:
@@ -247,12 +298,14 @@ def _client_settings(settings: Settings) -> ClientSettings:
         max_concurrency=settings.max_concurrency,
         max_response_bytes=settings.limits.max_response_bytes,
         max_requests_per_call=settings.limits.max_requests_per_call,
+        proxy=settings.network.proxy.url,
+        ca_bundle=str(settings.network.ca_bundle) if settings.network.ca_bundle else None,
     )
 
 
-async def open_pool() -> AsyncIterator[aiohttp.BaseConnector]:
+async def open_pool(settings: ClientSettings) -> AsyncIterator[aiohttp.BaseConnector]:
     """The connection pool every call's session shares (a ``Resource``: opened and closed once)."""
-    connector = aiohttp.TCPConnector(limit=100, limit_per_host=50, ttl_dns_cache=300)
+    connector = new_connector(settings, limit=100, limit_per_host=50, ttl_dns_cache=300)
     try:
         yield connector
     finally:
@@ -319,10 +372,10 @@ class AppContainer(containers.DeclarativeContainer):
     write_policy = providers.Singleton(WritePolicy, settings.provided.read_only)  # what every write port checks
 
     dataset = providers.Singleton(_load, settings)
-    fixture = providers.Container(FixtureRepositories, dataset=dataset)
+    fixture = providers.Container(FixtureRepositories, dataset=dataset, policy=write_policy)
 
-    pool = providers.Resource(open_pool)
     client_settings = providers.Singleton(_client_settings, settings)
+    pool = providers.Resource(open_pool, client_settings)
     limiters = providers.Singleton(TenantLimiters, settings.provided.max_concurrency)
     capability_cache = providers.Singleton(
         CapabilityCache, store=providers.Callable(_capability_store, settings, shared_store)
@@ -334,6 +387,7 @@ class AppContainer(containers.DeclarativeContainer):
         connector=providers.Callable(_opened, pool.provider),
         limiters=limiters,
         capability_cache=capability_cache,
+        policy=write_policy,
     )
 
     ports = providers.DependenciesContainer(

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from openproject_mcp.adapters.environment import read_flag, read_number, read_words
 from openproject_mcp.adapters.openproject.client import normalize_base_url
+from openproject_mcp.adapters.openproject.network import ProxyChoice, check_proxy_url, proxy_for, tls_context
 from openproject_mcp.application.result_size import OutputSchemas, ResultFormat
 
 Backend = Literal["demo", "dataset", "openproject"]
@@ -39,6 +40,7 @@ class Settings:
     output_schemas: OutputSchemas = "outline"
     redis_url: str | None = field(default=None, repr=False)  # may carry a password
     resources: ResourceSettings = field(default_factory=lambda: ResourceSettings())
+    network: NetworkSettings = field(default_factory=lambda: NetworkSettings())
 
     def __post_init__(self) -> None:
         if self.base_url is not None:
@@ -133,6 +135,39 @@ def load_resource_settings(env: Mapping[str, str]) -> ResourceSettings:
             _number(env, "OPENPROJECT_MAX_ATTACHMENT_BYTES", defaults.max_attachment_bytes, 1024, 256 * 1024 * 1024)
         ),
     )
+# How requests reach the instance ---------------------------------------------------------------
+# (OPENPROJECT_CA_BUNDLE; and the proxy variables every HTTP client reads: HTTPS_PROXY,
+# HTTP_PROXY, ALL_PROXY, NO_PROXY, in either letter case)
+
+
+@dataclass(frozen=True, slots=True)
+class NetworkSettings:
+    """The proxy chosen for the instance's address, and a CA bundle trusted besides the system's."""
+
+    proxy: ProxyChoice = field(default_factory=ProxyChoice)
+    ca_bundle: Path | None = None
+
+
+def load_network(env: Mapping[str, str], base_url: str) -> NetworkSettings:
+    proxy = proxy_for(base_url, env)
+    if proxy.url is not None:
+        problem = check_proxy_url(proxy.url)
+        if problem:
+            raise ConfigurationError(f"{proxy.variable} is invalid: {problem}.")
+    raw = env.get("OPENPROJECT_CA_BUNDLE", "").strip()
+    if not raw:
+        return NetworkSettings(proxy=proxy)
+    path = Path(raw).expanduser()
+    if not path.is_file():
+        raise ConfigurationError(
+            f"OPENPROJECT_CA_BUNDLE: no such file {raw!r}; give the path of a PEM file with the CA certificate(s) "
+            "that signed the instance's certificate."
+        )
+    try:
+        tls_context(str(path))
+    except ValueError as exc:
+        raise ConfigurationError(f"OPENPROJECT_CA_BUNDLE: {exc}.") from None
+    return NetworkSettings(proxy=proxy, ca_bundle=path)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,8 +264,14 @@ def load_settings(
             "OPENPROJECT_API_KEY is not set. Create a token in OpenProject under My account → Access tokens "
             "(API) and set OPENPROJECT_API_KEY to it."
         )
+    normalized = check_base_url(base_url)
     return replace(
-        base, backend="openproject", base_url=check_base_url(base_url), api_key=api_key, single_tenant=single_tenant
+        base,
+        backend="openproject",
+        base_url=normalized,
+        api_key=api_key,
+        single_tenant=single_tenant,
+        network=load_network(env, normalized),
     )
 
 

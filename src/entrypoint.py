@@ -1,23 +1,25 @@
-"""The command line: ``serve`` (default), ``tools`` and ``call``."""
+"""The command line: ``serve`` (default), ``tools``, ``call`` and ``doctor``."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
+from importlib import resources
 from typing import Any
 
 import anyio
 
-from openproject_mcp import __version__
+from openproject_mcp import __version__, doctor
 from openproject_mcp.adapters.mcp.catalog import TOOLS
 from openproject_mcp.adapters.mcp.hosting import HttpOptions, build_http_app, serve_http
 from openproject_mcp.adapters.mcp.hosting.guard import REJECTED_TOKEN_HINT
 from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter
 from openproject_mcp.adapters.mcp.hosting.signin import OpenProjectSignIn, SignInServer, SignInSite
-from openproject_mcp.adapters.mcp.server import build_server
+from openproject_mcp.adapters.mcp.server import build_server, tool_model
 from openproject_mcp.adapters.mcp.transports import call_in_process, serve_stdio
 from openproject_mcp.composition import Application
 from openproject_mcp.config import (
@@ -36,7 +38,9 @@ examples:
   openproject-mcp serve --demo                      serve the embedded demo data over stdio
   openproject-mcp serve                             serve OPENPROJECT_BASE_URL with OPENPROJECT_API_KEY
   openproject-mcp serve --http --port 8000          a shared server at /mcp; each request brings its token
-  openproject-mcp tools                             list the 19 tools
+  openproject-mcp tools                             list the tools
+  openproject-mcp tools openproject_search_meetings one tool's arguments
+  openproject-mcp doctor                            check the settings, the network, the token and the instance
   openproject-mcp call openproject_search_meetings '{"query": "budget aproval"}' --demo
   openproject-mcp call openproject_get_work_package '{"workPackageId": 42}'
 
@@ -45,7 +49,9 @@ environment:
   OPENPROJECT_API_KEY     an API token (My account -> Access tokens)
   OPENPROJECT_READ_ONLY   true to refuse every write tool (the same as --read-only)
   OPENPROJECT_TIMEOUT     seconds per request to OpenProject (default 30)
-  OPENPROJECT_LOG_LEVEL   DEBUG, INFO, WARNING or ERROR (logs go to stderr)
+  OPENPROJECT_LOG_LEVEL   DEBUG, INFO, WARNING or ERROR (logs go to stderr; DEBUG logs every request sent)
+  OPENPROJECT_CA_BUNDLE   a PEM file of CA certificates trusted besides the system's (internal CA)
+  HTTPS_PROXY, HTTP_PROXY, NO_PROXY   the proxy to reach the instance through, and hosts reached directly
   OPENPROJECT_SINGLE_TENANT  with --http: true to serve OPENPROJECT_API_KEY to callers without a token
   OPENPROJECT_HTTP_*      with --http: body limit, timeouts, allowed origins and hosts (see README)
   OPENPROJECT_OAUTH_*, OPENPROJECT_PUBLIC_URL  with --http: sign in with OpenProject (see README)
@@ -65,7 +71,9 @@ def _parser() -> argparse.ArgumentParser:
     def data_options(command: argparse.ArgumentParser) -> None:
         source = command.add_mutually_exclusive_group()
         source.add_argument("--demo", action="store_true", help="use the embedded demo dataset")
-        source.add_argument("--dataset", metavar="PATH", help="use a dataset file (see docs/dataset-format.md)")
+        source.add_argument(
+            "--dataset", metavar="PATH", help=f"use a dataset file (its format: {dataset_format_doc()})"
+        )
         command.add_argument("--read-only", action="store_true", default=None, help="refuse every write tool")
 
     serve = commands.add_parser("serve", help="serve MCP over stdio (the default command) or HTTP")
@@ -73,7 +81,11 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--http", action="store_true", help="serve streamable HTTP at /mcp (remote mode)")
     serve.add_argument("--host", help="address to listen on with --http (default 127.0.0.1)")
     serve.add_argument("--port", type=int, help="port to listen on with --http (default 8000)")
-    commands.add_parser("tools", help="list the tools with their titles")
+    tools = commands.add_parser("tools", help="list the tools with their titles, or one tool's arguments")
+    tools.add_argument("tool", nargs="?", help="a tool name: print its description and arguments")
+    commands.add_parser(
+        "doctor", help="check the settings, proxy, DNS, TLS, the token, the version and the detected features"
+    )
     call = commands.add_parser("call", help="call one tool and print its result as JSON")
     call.add_argument("tool", help="tool name, e.g. openproject_search_work_packages")
     call.add_argument("arguments", nargs="?", default="{}", help="the arguments as a JSON object")
@@ -81,16 +93,32 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def dataset_format_doc() -> str:
+    """Where the dataset format's description is: shipped in the package, else its place in the repository."""
+    shipped = resources.files("openproject_mcp").joinpath("dataset-format.md")
+    return str(shipped) if shipped.is_file() else "docs/dataset-format.md"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader went away (`openproject-mcp call ... | head`): what it wanted it has; stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help", "--version")):
         args_list.insert(0, "serve")
     parser = _parser()
     args = parser.parse_args(args_list)
     if args.command == "tools":
-        for spec in TOOLS:
-            print(f"{spec.name:<44} {spec.title}")
-        return EXIT_OK
+        return _tools(args.tool)
+    if args.command == "doctor":
+        return doctor.run()
     http = args.command == "serve" and args.http
     if args.command == "serve" and not http and (args.host is not None or args.port is not None):
         parser.error("--host and --port only apply with --http")
@@ -135,6 +163,30 @@ def _http_options(settings: Settings, host: str | None, port: int | None) -> Htt
     return load_http_settings(host=host, port=port)
 
 
+def served(settings: Settings, *, http: bool) -> str:
+    """What the server serves, for its startup line: the data, the instance, and whose token is used."""
+    if settings.backend == "demo":
+        source = "the embedded demo dataset"
+    elif settings.backend == "dataset":
+        source = f"the dataset {settings.dataset_path}"
+    else:
+        source = f"OpenProject at {settings.base_url}"
+        proxy = settings.network.proxy
+        if proxy.url is not None:
+            source += f" through the proxy {proxy.shown}"
+    mode = f"{len(TOOLS)} tools" + (", write tools refused" if settings.read_only else "")
+    if not http:
+        who = " with OPENPROJECT_API_KEY" if settings.backend == "openproject" else ""
+        return f"serving {source}{who} over stdio ({mode})"
+    if settings.backend != "openproject":
+        tenancy = "no token needed"
+    elif settings.single_tenant:
+        tenancy = "single tenant: requests without a token of their own use OPENPROJECT_API_KEY"
+    else:
+        tenancy = "remote multi-tenant: each request brings its own token"
+    return f"serving {source} over streamable HTTP ({tenancy}; {mode})"
+
+
 def _signin_settings(settings: Settings) -> SignInSettings | None:
     """Sign-in with OpenProject when its settings are given (remote mode over OpenProject only)."""
     signin = load_signin_settings()
@@ -160,6 +212,7 @@ async def _serve_http(
     server: Any, application: Application, options: HttpOptions, signin: SignInSettings | None = None
 ) -> None:
     settings = application.settings
+    logging.getLogger("openproject_mcp").info("%s", served(settings, http=True))
     if settings.api_key is not None and not settings.single_tenant:
         logging.getLogger("openproject_mcp").warning(
             "OPENPROJECT_API_KEY is not used over HTTP: every request brings its own token "
@@ -188,6 +241,15 @@ async def _serve_http(
 
 
 async def _serve_stdio(server: Any, application: Application) -> None:
+    logging.getLogger("openproject_mcp").info("%s", served(application.settings, http=False))
+    if sys.stdin.isatty():
+        print(
+            "openproject-mcp: waiting for an MCP client on stdin (an MCP client starts this command itself). "
+            "By hand, try 'openproject-mcp call TOOL JSON', 'openproject-mcp tools' or 'openproject-mcp doctor'. "
+            "Ctrl-C stops.",
+            file=sys.stderr,
+            flush=True,
+        )
     try:
         await application.start()
         await serve_stdio(server)
@@ -201,6 +263,54 @@ async def _call_once(server: Any, application: Application, tool: str, arguments
         return await call_in_process(server, tool, arguments)
     finally:
         await application.aclose()
+
+
+def _tools(name: str | None) -> int:
+    if name is None:
+        for each in TOOLS:
+            print(f"{each.name:<44} {each.title}")
+        return EXIT_OK
+    spec = next((s for s in TOOLS if s.name == name), None)
+    if spec is None:
+        print(f"openproject-mcp: unknown tool {name!r}; run 'openproject-mcp tools' for the list.", file=sys.stderr)
+        return EXIT_USAGE
+    model = tool_model(spec)
+    print(f"{spec.name}: {spec.title}\n\n{model.description}\n")
+    schema = model.input_schema
+    properties: dict[str, Any] = schema.get("properties") or {}
+    required = set(schema.get("required") or ())
+    if not properties:
+        print("arguments: none ('{}')")
+        return EXIT_OK
+    print("arguments:")
+    for argument, prop in properties.items():
+        facts = [_schema_type(prop)]
+        if argument in required:
+            facts.append("required")
+        if "default" in prop:
+            facts.append(f"default {json.dumps(prop['default'], ensure_ascii=False)}")
+        description = prop.get("description") or " / ".join(
+            str(option["description"]) for option in prop.get("anyOf", ()) if "description" in option
+        )
+        print(f"  {argument} ({', '.join(facts)}){': ' + description if description else ''}")
+    return EXIT_OK
+
+
+def _schema_type(prop: dict[str, Any]) -> str:
+    """A property's JSON type in a few words: ``integer``, ``one of "open", "closed"``, ``integer or string``."""
+    if "enum" in prop:
+        return "one of " + ", ".join(json.dumps(v) for v in prop["enum"])
+    if "anyOf" in prop:
+        return " or ".join(dict.fromkeys(_schema_type(option) for option in prop["anyOf"]))
+    kind = prop.get("type", "any")
+    if isinstance(kind, list):
+        return " or ".join(kind)
+    low, high = prop.get("minimum", prop.get("minLength")), prop.get("maximum", prop.get("maxLength"))
+    if low is not None and high is not None:
+        return f"{kind} {low}..{high}" if kind != "string" else f"{kind} of {low} to {high} characters"
+    if low is not None and kind != "string":
+        return f"{kind} >= {low}"
+    return str(kind)
 
 
 def _call(server: Any, application: Application, tool: str, raw_arguments: str) -> int:
@@ -234,6 +344,8 @@ def _configure_logging(settings: Settings) -> None:
         level=getattr(logging, settings.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # One audit line per write, whatever the log level (it carries no text and no token).
+    logging.getLogger("openproject_mcp.audit").setLevel(logging.INFO)
 
 
 if __name__ == "__main__":

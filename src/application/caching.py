@@ -69,6 +69,13 @@ class TtlLruCache(Generic[K, V]):
     def keys_snapshot(self) -> list[K]:
         return list(self._entries)
 
+    def discard_where(self, predicate: Callable[[K], bool]) -> int:
+        """Drop every entry whose key satisfies ``predicate``; how many were dropped."""
+        doomed = [key for key in self._entries if predicate(key)]
+        for key in doomed:
+            del self._entries[key]
+        return len(doomed)
+
 
 def instance_key(instance: str) -> str:
     """A stable key for one instance (its address is no secret, but keys stay short and plain)."""
@@ -257,3 +264,18 @@ class EnrichmentCache(Generic[V]):
         self._store.put((self._tenant, self._kind, record_id, version), value)
         if self._codec is not None:
             self._pending[self._shared_key(record_id, version)] = value
+
+    def drop(self, record_id: int) -> int:
+        """Forget this tenant's locally cached content of one record, at every version."""
+        tenant, kind = self._tenant, self._kind
+        prefix = self._shared_key(record_id, "")
+        self._pending = {key: value for key, value in self._pending.items() if not key.startswith(prefix)}
+        return self._store.discard_where(lambda key: key[:3] == (tenant, kind, record_id))
+
+    async def forget(self, record_id: int, versions: Iterable[str] = ()) -> None:
+        """After a write: drop the record's content here, and in the shared tier at ``versions``
+        (the versions it was read at, so no replica serves the content from before the write)."""
+        self.drop(record_id)
+        if self._shared is not None:
+            for version in dict.fromkeys(versions):
+                await self._shared.store.delete(self._shared_key(record_id, version))

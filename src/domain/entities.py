@@ -71,6 +71,9 @@ class WorkPackage:
     created_at: datetime | None = None
     updated_at: datetime | None = None
     custom_fields: tuple[tuple[str, str], ...] = ()
+    lock_version: int | None = None
+    """OpenProject's optimistic-locking counter: an update must name the version it was based on."""
+    estimated_hours: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +86,8 @@ class Activity:
     user: NamedRef | None = None
     comment: str | None = None
     details: tuple[str, ...] = ()
+    internal: bool = False
+    """An internal comment (OpenProject 16.0+): visible only to those allowed to see internal comments."""
 
     @property
     def is_comment(self) -> bool:
@@ -246,3 +251,20 @@ class WikiPageLink:
     url: str | None = None
     provider_id: str | None = None
     work_package: WorkPackageRef | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class InstanceFacts:
+    """What an instance says about itself and about whose token this is.
+
+    ``version`` is ``None`` where the instance does not show it (OpenProject shows its version to
+    administrators only); ``current_user`` is ``None`` for an anonymous caller; ``admin`` is
+    ``None`` where the instance does not say.
+    """
+
+    name: str
+    version: str | None
+    current_user: User | None
+    admin: bool | None = None
+    url: str | None = None
+    """Where the instance is served (``None`` for an in-memory dataset)."""

@@ -90,6 +90,10 @@ class UnsupportedError(OpenProjectMcpError):
     """This OpenProject version lacks the endpoint or the content asked for."""
 
 
+class ConflictError(OpenProjectMcpError):
+    """OpenProject refused a write because the record changed since the version it was based on (409)."""
+
+
 class ReadOnlyError(OpenProjectMcpError):
     """A write was attempted while the server runs read-only."""
 

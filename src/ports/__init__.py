@@ -4,6 +4,7 @@ from openproject_mcp.ports.repositories import (
     ApiSpecRepository,
     AttachmentRepository,
     CapabilityRepository,
+    InstanceRepository,
     MeetingRepository,
     MetadataRepository,
     ProjectRepository,
@@ -12,16 +13,20 @@ from openproject_mcp.ports.repositories import (
     WikiPageRepository,
     WorkPackageRepository,
 )
+from openproject_mcp.ports.writes import TimeEntryRepository, WorkPackageWriteRepository
 
 __all__ = [
     "ApiSpecRepository",
     "AttachmentRepository",
     "CapabilityRepository",
+    "InstanceRepository",
     "MeetingRepository",
     "MetadataRepository",
     "ProjectRepository",
     "QueryRepository",
+    "TimeEntryRepository",
     "WikiPageLinkRepository",
     "WikiPageRepository",
     "WorkPackageRepository",
+    "WorkPackageWriteRepository",
 ]

@@ -24,6 +24,7 @@ from openproject_mcp.domain.entities import (
     Activity,
     Attachment,
     AttachmentContent,
+    InstanceFacts,
     Meeting,
     MeetingDetails,
     NamedRef,
@@ -206,3 +207,12 @@ class CapabilityRepository(ABC):
     @abstractmethod
     async def capabilities(self) -> InstanceCapabilities:
         """What this instance can provide. Detected at most once per instance and cached."""
+
+
+class InstanceRepository(ABC):
+    @abstractmethod
+    async def facts(self) -> InstanceFacts:
+        """The instance's name and (where shown) version, and the user the token belongs to.
+
+        ``AuthenticationError`` for a token the instance rejects.
+        """

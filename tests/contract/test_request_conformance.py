@@ -1,7 +1,8 @@
 """Every request the adapter can send, on every played version, is documented and accepted.
 
-All 19 tools, with the arguments that change what is requested, go through the MCP server (a real
-in-process client, the server the composition root builds) to the fake OpenProject of each
+Every tool (the 19 and the write tools), with the arguments that change what is requested, go
+through the MCP server (a real in-process client, the server the composition root builds) to the
+fake OpenProject of each
 profile, as an administrator and as a user who may not list users. Each request is then checked
 against the 17.3 OpenAPI document and the version's rules (``tests.support.conformance``).
 """
@@ -21,13 +22,14 @@ from openproject_mcp.composition import Application
 from tests.contract.conftest import PROFILES, TOKEN, http_settings
 from tests.support.conformance import request_problems, spec_17_3
 from tests.support.fake_openproject import FakeOpenProject
-from tests.support.tool_calls import MORE_CALLS, ONE_CALL_PER_TOOL, crash_of
+from tests.support.tool_calls import MORE_CALLS, ONE_CALL_PER_TOOL, WRITE_TOOL_CALLS, crash_of
 
 TOOLS = {name for name, _ in ONE_CALL_PER_TOOL}
 
 
-def test_the_calls_cover_all_19_tools() -> None:
-    assert {spec.name for spec in CATALOG} == TOOLS and len(TOOLS) == 19
+def test_the_calls_cover_every_tool() -> None:
+    assert len(TOOLS) == 20  # the 19 of the contract and openproject_get_instance
+    assert {spec.name for spec in CATALOG} == TOOLS | {name for name, _ in WRITE_TOOL_CALLS}
     assert {name for name, _ in MORE_CALLS} <= TOOLS
 
 
@@ -44,7 +46,7 @@ async def test_every_tool_sends_only_documented_accepted_requests(profile: str, 
         call_starts = []
         try:
             async with Client(build_server(app.scope)) as client:
-                for tool, arguments in (*ONE_CALL_PER_TOOL, *MORE_CALLS):
+                for tool, arguments in (*ONE_CALL_PER_TOOL, *MORE_CALLS, *WRITE_TOOL_CALLS):
                     call_starts.append(len(fake.requests))
                     crash = crash_of(tool, await client.call_tool(tool, arguments))
                     if crash:

@@ -35,7 +35,7 @@ def test_tools_lists_names_and_titles() -> None:
     proc = run("tools")
     assert proc.returncode == 0
     lines = proc.stdout.strip().splitlines()
-    assert len(lines) == 19 and lines[0].startswith("openproject_list_projects") and "List projects" in lines[0]
+    assert len(lines) == 25 and lines[0].startswith("openproject_list_projects") and "List projects" in lines[0]
 
 
 def test_call_prints_the_structured_result() -> None:

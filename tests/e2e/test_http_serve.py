@@ -173,7 +173,7 @@ async def test_an_independent_client_talks_to_the_console_command_with_a_header_
                 ready = await http.get(f"{server.url}/readyz")
             exit_code = await server.terminate()
 
-    assert len(tools) == 19
+    assert len(tools) == 25  # the 19, openproject_get_instance, four write tools and the time entry list
     assert markers_in(json.dumps(alpha_projects.structured_content)) == {"Alphacorp"}
     assert not alpha_search.is_error and markers_in(json.dumps(alpha_search.structured_content)) == {"Alphacorp"}
     assert markers_in(json.dumps(bravo_projects.structured_content)) == {"Bravocorp"}

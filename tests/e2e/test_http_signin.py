@@ -239,7 +239,7 @@ async def test_a_user_signs_in_with_openproject_and_searches_as_themselves(
         upstream_tokens = stack.oauth.issued_tokens()
         visited = alpha_side.browser.visited
 
-    assert len(tools) == 19
+    assert len(tools) == 25  # the 19, openproject_get_instance, four write tools and the time entry list
     assert not found.is_error and markers_in(text_of(found)) == {"Alphacorp"}
     assert not other.is_error and markers_in(text_of(other)) == {"Bravocorp"}
     assert not renewed.is_error and markers_in(text_of(renewed)) == {"Alphacorp"}

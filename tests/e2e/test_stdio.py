@@ -29,7 +29,7 @@ async def test_the_real_client_lists_and_calls_tools_over_stdio() -> None:
         tools = (await client.list_tools()).tools
         found = await client.call_tool("openproject_search_wiki_pages", {"query": "onbaording checklist"})
         missing = await client.call_tool("openproject_get_work_package", {"workPackageId": 999_999})
-    assert len(tools) == 19
+    assert len(tools) == 25  # the 19, openproject_get_instance, four write tools and the time entry list
     assert not found.is_error and found.structured_content is not None
     assert found.structured_content["elements"][0]["title"] == "Onboarding checklist"
     assert missing.is_error
@@ -93,7 +93,7 @@ def test_nothing_but_json_rpc_reaches_stdout() -> None:
     assert all(a.get("jsonrpc") == "2.0" for a in answers)
     by_id: dict[Any, Any] = {a["id"]: a for a in answers if "id" in a}
     assert set(by_id) >= {1, 2, 3, 4, 5}
-    assert len(by_id[2]["result"]["tools"]) == 19
+    assert len(by_id[2]["result"]["tools"]) == 25
     assert by_id[3]["result"]["isError"] is False
     assert "error" in by_id[4]
     assert by_id[5]["result"]["isError"] is True and "INVALID_ARGUMENT" in by_id[5]["result"]["content"][0]["text"]
@@ -215,7 +215,7 @@ def test_every_malformed_request_gets_an_error_over_stdio_and_the_server_goes_on
     assert error["id"] == answer_id
     assert error["error"]["code"] == code
     assert says in error["error"]["message"]
-    assert after["id"] == 99 and len(after["result"]["tools"]) == 19
+    assert after["id"] == 99 and len(after["result"]["tools"]) == 25
 
 
 def test_a_malformed_notification_is_not_answered_over_stdio(stdio: RawStdio) -> None:

@@ -2,8 +2,10 @@
 
 Every request the fake OpenProject recorded is checked against
 
-- the endpoint registry (``openproject_mcp.adapters.openproject.endpoints``): a declared GET
-  endpoint, with only the parameters it declares;
+- the endpoint registry (``openproject_mcp.adapters.openproject.endpoints``): a declared endpoint
+  for that method, with only the parameters it declares;
+- for a write (``POST``, ``PATCH``): the 17.3 document has that path and method, no query is sent,
+  and the recorded body conforms to the document's request body schema (:func:`body_problems`);
 - the 17.3 OpenAPI document: the endpoint's path is one of its GET paths and every parameter sent
   is documented there, or listed by the registry as undocumented with its reason. An endpoint
   newer than 17.3 carries the version that introduced it (``since``): on a profile older than
@@ -30,6 +32,7 @@ from openproject_mcp.adapters.openproject.endpoints import Endpoint, endpoint_fo
 from tests.conftest import shared_path
 from tests.support.fake_openproject.profiles import Profile
 from tests.support.fake_openproject.server import RecordedRequest
+from tests.support.spec_mock import RequestBodies, request_schema
 
 SPEC_FILE = ("openproject-spec", "openproject-apiv3-17.3-stable.bundled.json")
 
@@ -57,6 +60,31 @@ def spec_get(template: str) -> Mapping[str, Any] | None:
             operation: Mapping[str, Any] = item["get"]
             return operation
     return None
+
+
+def spec_operation(template: str, method: str) -> Mapping[str, Any] | None:
+    """The 17.3 document's operation for a path template and method, if it documents one."""
+    for path, item in spec_17_3()["paths"].items():
+        if shape(path) == shape(template) and method.lower() in item:
+            operation: Mapping[str, Any] = item[method.lower()]
+            return operation
+    return None
+
+
+def body_problems(template: str, method: str, body: Any) -> list[str]:
+    """Where ``body`` breaks the 17.3 document's request body schema for this write (the checks the
+    spec mock applies, :class:`tests.support.spec_mock.RequestBodies`)."""
+    document = spec_17_3()
+    path = next((p for p in document["paths"] if shape(p) == shape(template)), None)
+    schema = None if path is None else request_schema(document, path, method)
+    if schema is None:
+        return [] if body is None else ["the 17.3 document gives this write no request body"]
+    return _bodies().problems(schema, body)
+
+
+@cache
+def _bodies() -> RequestBodies:
+    return RequestBodies(spec_17_3())
 
 
 def documented_parameters(operation: Mapping[str, Any]) -> set[str]:
@@ -96,13 +124,21 @@ def request_problems(
     rejected: dict[tuple[str, str, str], int] = {}  # per form: the call that first met its rejection
     for index, request in enumerate(requests):
         where = f"{request.method} {request.path}?{'&'.join(sorted(request.query))} ({profile.name})"
-        if request.method != "GET":
-            problems.append(f"{where}: not a GET")
-            continue
         path = _relative(request.path, prefix)
-        endpoint = endpoint_for(path)
+        endpoint = endpoint_for(path, request.method)
         if endpoint is None:
-            problems.append(f"{where}: no declared endpoint has this path")
+            problems.append(f"{where}: no declared endpoint has this path (no declared {request.method} endpoint)")
+            continue
+        if endpoint.method != "GET":
+            if spec_operation(endpoint.template, endpoint.method) is None:
+                problems.append(f"{where}: {endpoint.method} /{endpoint.template} is not in the 17.3 document")
+            else:
+                problems += [
+                    f"{where}: body {problem}"
+                    for problem in body_problems(endpoint.template, endpoint.method, request.body)
+                ]
+            if request.query:
+                problems.append(f"{where}: a write sends no query parameters, got {sorted(request.query)}")
             continue
         sent = set(request.query)
         if not sent <= endpoint.params:

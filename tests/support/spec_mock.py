@@ -2,8 +2,11 @@
 
 Nothing here is written per endpoint: every answer is derived from the document.
 
-- Only the document's GET paths exist (and ``/api/v3/spec.json``, which its ``info`` names);
-  any other path is 404 ``NotFound``, any other method 405.
+- Only the document's paths exist (and ``/api/v3/spec.json``, which its ``info`` names); any other
+  path is 404 ``NotFound``, a method the path does not document 405.
+- A write (``POST``, ``PATCH``...) must send a body that conforms to the operation's request body
+  schema (:func:`request_body_problems`); one that does not is 400 ``InvalidRequestBody``. Its
+  answer is the operation's success status with its example (or smallest instance).
 - A query parameter the operation does not document is 400 ``InvalidQuery``, as is a filter name
   it does not document. An operation documents a parameter by listing it, or by using it in the
   links of its own example responses (OpenProject's spec shows paging that way); it documents
@@ -64,6 +67,7 @@ class MockRequest:
     query: dict[str, str]
     status: int
     why: str | None = None
+    body: Any = None
 
     @property
     def off_spec(self) -> bool:
@@ -144,6 +148,111 @@ class _Operation:
     filters: frozenset[str] | None
     """Filter names (every spelling) the operation documents; ``None``: it names none, any is accepted."""
     body: Any
+    method: str = "get"
+    status: int = 200
+    request_schema: Any = None
+
+
+WRITE_METHODS = ("post", "patch", "put", "delete")
+
+
+def _for_requests(node: Any, links: bool = False) -> Any:
+    """A schema without the ``required`` constraints that only responses can meet.
+
+    OpenProject's document gives some writes the resource model as their request body (creating a
+    work package takes ``WorkPackageModel``), whose ``_links`` requires the links only a server
+    renders (``self``, ``schema``, ``author``...), and marks some required properties ``readOnly``.
+    Neither applies to a request (OpenAPI: read-only properties are not sent); every type, format,
+    enum and nested structure still does.
+    """
+    if isinstance(node, list):
+        return [_for_requests(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    found = node.get("properties")
+    properties: dict[str, Any] = found if isinstance(found, dict) else {}
+    for key, value in node.items():
+        if key == "required" and isinstance(value, list):
+            if links:
+                continue
+            kept = [n for n in value if not (isinstance(properties.get(n), dict) and properties[n].get("readOnly"))]
+            if kept:
+                out[key] = kept
+        elif key == "properties" and isinstance(value, dict):
+            out[key] = {name: _for_requests(sub, links=name == "_links") for name, sub in value.items()}
+        else:
+            out[key] = _for_requests(value, links=links and key in ("allOf", "anyOf", "oneOf"))
+    return out
+
+
+class RequestBodies:
+    """Request body validation against one document's schemas (JSON Schema 2020-12, formats checked)."""
+
+    def __init__(self, document: Mapping[str, Any]) -> None:
+        self._components = _for_requests(document.get("components", {}))
+        self._validators: dict[str, Any] = {}
+
+    def problems(self, schema: Any, body: Any) -> list[str]:
+        import jsonschema  # a dependency of the tests only
+
+        key = json.dumps(schema, sort_keys=True)
+        validator = self._validators.get(key)
+        if validator is None:
+            kind = jsonschema.Draft202012Validator
+            validator = kind({**schema, "components": self._components}, format_checker=kind.FORMAT_CHECKER)
+            self._validators[key] = validator
+        return [f"{'/'.join(map(str, e.absolute_path)) or '(body)'}: {e.message}" for e in validator.iter_errors(body)]
+
+
+def request_schema(document: Mapping[str, Any], template: str, method: str) -> Any:
+    """A write's request body schema. A ``…/form`` operation that documents none (``POST
+    /time_entries/form``) takes the body of the write it validates, as OpenProject does."""
+    item = document.get("paths", {}).get(template) or {}
+    operation = item.get(method.lower()) if isinstance(item, dict) else None
+    content = ((operation or {}).get("requestBody") or {}).get("content") or {}
+    media = content.get("application/json") or next(iter(content.values()), None)
+    if media and "schema" in media:
+        return media["schema"]
+    if template.endswith("/form"):
+        return request_schema(document, template.removesuffix("/form"), "post")
+    return None
+
+
+def _write_operations(document: Mapping[str, Any]) -> list[_Operation]:
+    doc = _Document(document)
+    found: list[_Operation] = []
+    for template, item in document.get("paths", {}).items():
+        for method in WRITE_METHODS:
+            operation = item.get(method) if isinstance(item, dict) else None
+            if not isinstance(operation, dict):
+                continue
+            responses = operation.get("responses", {})
+            status = min((int(code) for code in responses if str(code).startswith("2")), default=200)
+            response = doc.resolve(responses.get(str(status), {}))
+            content = response.get("content", {}) if isinstance(response, dict) else {}
+            media: dict[str, Any] = content.get(HAL_JSON) or content.get("application/json") or {}
+            examples = [doc.resolve(e) for e in (media.get("examples") or {}).values()]
+            if examples and isinstance(examples[0], dict) and "value" in examples[0]:
+                body = examples[0]["value"]
+            elif "example" in media:
+                body = media["example"]
+            else:
+                body = doc.minimal(media.get("schema", {})) if media else None
+            pattern = re.compile("[^/]+".join(re.escape(p) for p in _PLACEHOLDER.split(template.rstrip("/"))))
+            found.append(
+                _Operation(
+                    template,
+                    pattern,
+                    frozenset(),
+                    None,
+                    body,
+                    method=method,
+                    status=status,
+                    request_schema=request_schema(document, template, method),
+                )
+            )
+    return sorted(found, key=lambda op: op.template.count("{"))
 
 
 def _operations(document: Mapping[str, Any]) -> list[_Operation]:
@@ -215,6 +324,8 @@ class SpecMock:
         self.document = document
         self.requests: list[MockRequest] = []
         self._operations = _operations(document)
+        self._writes = _write_operations(document)
+        self._bodies = RequestBodies(document)
         self._server: TestServer | None = None
 
     async def __aenter__(self) -> SpecMock:
@@ -242,16 +353,25 @@ class SpecMock:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         query = dict(request.query)
-        response, why = self._answer(request, query)
-        self.requests.append(MockRequest(request.method, request.path, query, response.status, why))
+        raw = await request.read() if request.body_exists else b""
+        try:
+            body: Any = json.loads(raw) if raw else None
+        except ValueError:
+            body = raw.decode("utf-8", "replace")
+        response, why = self._answer(request, query, body)
+        self.requests.append(MockRequest(request.method, request.path, query, response.status, why, body))
         return response
 
-    def _answer(self, request: web.Request, query: Mapping[str, str]) -> tuple[web.Response, str | None]:
+    def _answer(
+        self, request: web.Request, query: Mapping[str, str], body: Any = None
+    ) -> tuple[web.Response, str | None]:
         if not _has_token(request.headers.get("Authorization")):
             return _error(401, "Unauthenticated", "You need to be authenticated to access this resource."), None
         path = request.path.rstrip("/") or "/"
         if path == SPEC_PATH and request.method == "GET":
             return _json(self.document), None
+        if request.method.lower() in WRITE_METHODS:
+            return self._write(request.method, path, query, body)
         operation = next((op for op in self._operations if op.pattern.fullmatch(path)), None)
         if operation is None:
             why = "no such path in the document"
@@ -273,6 +393,31 @@ class SpecMock:
                 return _error(400, "InvalidQuery", f"Filters {', '.join(undocumented)} do not exist."), why
         return _json(operation.body), None
 
+    def _write(self, method: str, path: str, query: Mapping[str, str], body: Any) -> tuple[web.Response, str | None]:
+        candidates = [op for op in self._writes if op.pattern.fullmatch(path)]
+        operation = next((op for op in candidates if op.method == method.lower()), None)
+        if operation is None:
+            known = any(op.pattern.fullmatch(path) for op in self._operations) or candidates
+            if not known:
+                return _error(
+                    404, "NotFound", "The requested resource could not be found."
+                ), "no such path in the document"
+            return _error(405, "NotFound", f"{method} is not documented here."), "method not documented"
+        if query:
+            why = f"parameters {sorted(query)} are not documented for {method} {operation.template}"
+            return _error(400, "InvalidQuery", f"Unknown parameter(s): {', '.join(sorted(query))}."), why
+        if operation.request_schema is None:
+            if body is not None:
+                return _error(400, "InvalidRequestBody", "No body is documented."), "a body where none is documented"
+        else:
+            problems = self._bodies.problems(operation.request_schema, body)
+            if problems:
+                why = f"the body breaks the request schema of {method} {operation.template}: {'; '.join(problems)}"
+                return _error(400, "InvalidRequestBody", "The request body is invalid."), why
+        if operation.body is None:
+            return web.Response(status=operation.status), None
+        return _json(operation.body, operation.status), None
 
-def _json(payload: Any) -> web.Response:
-    return web.Response(body=json.dumps(payload).encode(), content_type=HAL_JSON, charset="utf-8")
+
+def _json(payload: Any, status: int = 200) -> web.Response:
+    return web.Response(status=status, body=json.dumps(payload).encode(), content_type=HAL_JSON, charset="utf-8")

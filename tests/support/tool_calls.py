@@ -1,6 +1,6 @@
 """Tool calls that together exercise every request the adapter can send, for the demo dataset's ids.
 
-``ONE_CALL_PER_TOOL`` calls each of the 19 tools once (what a request budget is measured on);
+``ONE_CALL_PER_TOOL`` calls each tool once (what a request budget is measured on);
 ``MORE_CALLS`` adds the arguments that change what is requested (scopes, status, time, paging,
 display ids, agenda items left out...).
 """
@@ -33,6 +33,7 @@ ONE_CALL_PER_TOOL: tuple[ToolCall, ...] = (
     ("openproject_get_wiki_page", {"id": 301}),
     ("openproject_search_wiki_pages", {"query": "onboarding checklist"}),
     ("openproject_list_wiki_page_links", {"workPackageId": 116}),
+    ("openproject_get_instance", {}),
 )
 
 MORE_CALLS: tuple[ToolCall, ...] = (
@@ -60,6 +61,43 @@ MORE_CALLS: tuple[ToolCall, ...] = (
     ("openproject_search_wiki_pages", {"query": "refund policy", "projectId": "checkout"}),
     ("openproject_list_wiki_page_links", {"workPackageId": 101}),
 )
+
+
+WRITE_TOOL_CALLS: tuple[ToolCall, ...] = (
+    ("openproject_list_time_entries", {"workPackageId": 103}),
+    ("openproject_list_time_entries", {"projectId": "webshop", "user": "me", "from": "2026-09-01", "to": "2026-09-30"}),
+    ("openproject_create_work_package", {"projectId": "webshop", "subject": "Checked", "type": "Bug", "dryRun": True}),
+    (
+        "openproject_create_work_package",
+        {
+            "projectId": "checkout",
+            "subject": "Created",
+            "type": "Task",
+            "status": "New",
+            "priority": "High",
+            "assignee": "me",
+            "parent": 101,
+            "description": "**Markdown**",
+            "startDate": "2026-12-01",
+            "dueDate": "2026-12-05",
+            "estimatedTime": "PT4H",
+        },
+    ),
+    ("openproject_update_work_package", {"workPackageId": 104, "status": "Confirmed", "dryRun": True}),
+    (
+        "openproject_update_work_package",
+        {"workPackageId": 104, "status": "in progress", "assignee": "jalvarez", "percentageDone": 10},
+    ),
+    ("openproject_update_work_package", {"workPackageId": 104, "lockVersion": 0, "subject": "Conflicts"}),
+    ("openproject_update_work_package", {"workPackageId": 103, "status": "Closed"}),
+    ("openproject_add_work_package_comment", {"workPackageId": 104, "comment": "A *comment*"}),
+    ("openproject_add_work_package_comment", {"workPackageId": 104, "comment": "Internal", "internal": True}),
+    ("openproject_log_time", {"workPackageId": 104, "hours": 1.5, "activity": "Testing", "comment": "QA"}),
+    ("openproject_log_time", {"workPackageId": 104, "hours": "PT30M", "spentOn": "2026-11-30", "dryRun": True}),
+    ("openproject_list_time_entries", {"workPackageId": 104}),
+)
+"""Every tool beyond the 19, with the arguments that change what is sent (a conflict and a refused
+transition included): each answers, or fails with a clean tool error."""
 
 
 def text_of(result: CallToolResult) -> str:

@@ -197,6 +197,81 @@ class ListWikiPageLinksArgs(msgspec.Struct, **_STRUCT):
     page_size: PageSize = 30
 
 
+# Write tools ------------------------------------------------------------------------------------
+
+NameOrId = Annotated[
+    Annotated[int, msgspec.Meta(ge=1)] | Annotated[str, msgspec.Meta(min_length=1, max_length=255)],
+    msgspec.Meta(description="Id or name."),
+]
+Day = Annotated[str, msgspec.Meta(pattern=r"^\d{4}-\d{2}-\d{2}$", description="YYYY-MM-DD.")]
+Hours = Annotated[
+    Annotated[float, msgspec.Meta(ge=0, le=1000)] | Annotated[str, msgspec.Meta(max_length=40)],
+    msgspec.Meta(description="Hours: 1.5 or PT1H30M."),
+]
+DryRun = Annotated[bool, msgspec.Meta(description="Validate and show the changes; save nothing.")]
+Markdown = Annotated[str, msgspec.Meta(max_length=100_000, description="Markdown.")]
+Assignee = Annotated[
+    Annotated[str, msgspec.Meta(min_length=1, max_length=255)] | Annotated[int, msgspec.Meta(ge=1)],
+    msgspec.Meta(description="me, a login, a name or a user id."),
+]
+
+
+class CreateWorkPackageArgs(msgspec.Struct, **_STRUCT):
+    project_id: ProjectRef
+    subject: Annotated[str, msgspec.Meta(min_length=1, max_length=255)]
+    type: NameOrId | None = None
+    description: Markdown | None = None
+    status: NameOrId | None = None
+    priority: NameOrId | None = None
+    assignee: Assignee | None = None
+    parent: WorkPackageRef | None = None
+    start_date: Day | None = None
+    due_date: Day | None = None
+    estimated_time: Hours | None = None
+    dry_run: DryRun = False
+
+
+class UpdateWorkPackageArgs(msgspec.Struct, **_STRUCT):
+    work_package_id: WorkPackageRef
+    lock_version: Annotated[int, msgspec.Meta(ge=0, description="The lockVersion you read.")] | None = None
+    subject: Annotated[str, msgspec.Meta(min_length=1, max_length=255)] | None = None
+    description: Markdown | None = None
+    status: NameOrId | None = None
+    priority: NameOrId | None = None
+    assignee: Assignee | None = None
+    parent: WorkPackageRef | None = None
+    start_date: Day | None = None
+    due_date: Day | None = None
+    estimated_time: Hours | None = None
+    percentage_done: Annotated[int, msgspec.Meta(ge=0, le=100)] | None = None
+    dry_run: DryRun = False
+
+
+class AddWorkPackageCommentArgs(msgspec.Struct, **_STRUCT):
+    work_package_id: WorkPackageRef
+    comment: Annotated[str, msgspec.Meta(min_length=1, max_length=100_000, description="Markdown.")]
+    internal: bool = False
+
+
+class LogTimeArgs(msgspec.Struct, **_STRUCT):
+    work_package_id: WorkPackageRef
+    hours: Hours
+    spent_on: Day | None = None
+    activity: NameOrId | None = None
+    comment: Annotated[str, msgspec.Meta(max_length=10_000)] | None = None
+    dry_run: DryRun = False
+
+
+class ListTimeEntriesArgs(msgspec.Struct, **_STRUCT):
+    work_package_id: WorkPackageRef | None = None
+    project_id: ProjectRef | None = None
+    user: AssigneeRef | None = None
+    from_date: Day | None = msgspec.field(name="from", default=None)
+    to_date: Day | None = msgspec.field(name="to", default=None)
+    page_size: PageSize = 20
+    offset: Offset = 1
+
+
 def input_schema(struct: type[msgspec.Struct]) -> dict[str, Any]:
     """The struct's JSON Schema as a top-level object (MCP requires ``type: object``)."""
     generated = msgspec.json.schema(struct)

@@ -1,4 +1,4 @@
-"""The 19 tools: names, titles, descriptions, argument structs, result types and handlers.
+"""The tools: names, titles, descriptions, argument structs, result types and handlers.
 
 A handler only turns wire arguments into the use case's request, resolves that use case from
 the call's scope and awaits it; everything else lives in the application layer.
@@ -16,6 +16,7 @@ from openproject_mcp.adapters.mcp import arguments as a
 from openproject_mcp.application import views as v
 from openproject_mcp.application.activities import ListActivitiesRequest, ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec, GetApiSpecRequest
+from openproject_mcp.application.instance import GetInstance, InstanceView
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest, ListMeetings, ListMeetingsRequest
 from openproject_mcp.application.metadata import (
     ListPriorities,
@@ -44,6 +45,20 @@ from openproject_mcp.application.work_packages import (
     ListWorkPackagesRequest,
     WorkPackageScope,
 )
+from openproject_mcp.application.write_tools import (
+    AddCommentRequest,
+    AddWorkPackageComment,
+    CreateWorkPackage,
+    CreateWorkPackageRequest,
+    ListTimeEntries,
+    ListTimeEntriesRequest,
+    LogTime,
+    LogTimeRequest,
+    UpdateWorkPackage,
+    UpdateWorkPackageRequest,
+    WorkPackageFields,
+)
+from openproject_mcp.application.write_views import CommentResult, LogTimeResult, TimeEntryList, WorkPackageWriteResult
 
 U = TypeVar("U")
 
@@ -71,6 +86,14 @@ class ToolSpec:
     result: type[Any]
     handler: Handler[Any]
     writes: bool = False
+    destructive: bool = False
+    """A write that may overwrite what is there (MCP ``destructiveHint``)."""
+    idempotent: bool | None = None
+    """Whether repeating the call has no further effect; ``None``: true for reads, false for writes."""
+
+    @property
+    def idempotent_hint(self) -> bool:
+        return (not self.writes) if self.idempotent is None else self.idempotent
 
 
 def tool(
@@ -82,8 +105,10 @@ def tool(
     handler: Handler[R],
     *,
     writes: bool = False,
+    destructive: bool = False,
+    idempotent: bool | None = None,
 ) -> ToolSpec:
-    return ToolSpec(name, title, description, arguments, result, handler, writes)
+    return ToolSpec(name, title, description, arguments, result, handler, writes, destructive, idempotent)
 
 
 async def _list_projects(args: a.ListProjectsArgs, scope: UseCaseScope, _: ProgressCallback | None) -> v.ProjectList:
@@ -221,7 +246,140 @@ async def _list_wiki_page_links(
     return await (await scope.resolve(ListWikiPageLinks)).execute(request)
 
 
-TOOLS: tuple[ToolSpec, ...] = (
+class GetInstanceArgs(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """``openproject_get_instance`` takes no arguments."""
+
+
+async def _get_instance(args: GetInstanceArgs, scope: UseCaseScope, _: ProgressCallback | None) -> InstanceView:
+    return await (await scope.resolve(GetInstance)).execute()
+
+
+def _fields(args: a.CreateWorkPackageArgs | a.UpdateWorkPackageArgs) -> WorkPackageFields:
+    return WorkPackageFields(
+        subject=args.subject,
+        description=args.description,
+        type=getattr(args, "type", None),
+        status=args.status,
+        priority=args.priority,
+        assignee=args.assignee,
+        parent=args.parent,
+        start_date=args.start_date,
+        due_date=args.due_date,
+        estimated_time=args.estimated_time,
+        percentage_done=getattr(args, "percentage_done", None),
+    )
+
+
+async def _create_work_package(
+    args: a.CreateWorkPackageArgs, scope: UseCaseScope, _: ProgressCallback | None
+) -> WorkPackageWriteResult:
+    request = CreateWorkPackageRequest(args.project_id, _fields(args), dry_run=args.dry_run)
+    return await (await scope.resolve(CreateWorkPackage)).execute(request)
+
+
+async def _update_work_package(
+    args: a.UpdateWorkPackageArgs, scope: UseCaseScope, _: ProgressCallback | None
+) -> WorkPackageWriteResult:
+    request = UpdateWorkPackageRequest(
+        args.work_package_id, _fields(args), lock_version=args.lock_version, dry_run=args.dry_run
+    )
+    return await (await scope.resolve(UpdateWorkPackage)).execute(request)
+
+
+async def _add_comment(
+    args: a.AddWorkPackageCommentArgs, scope: UseCaseScope, _: ProgressCallback | None
+) -> CommentResult:
+    request = AddCommentRequest(args.work_package_id, args.comment, internal=args.internal)
+    return await (await scope.resolve(AddWorkPackageComment)).execute(request)
+
+
+async def _log_time(args: a.LogTimeArgs, scope: UseCaseScope, _: ProgressCallback | None) -> LogTimeResult:
+    request = LogTimeRequest(
+        args.work_package_id, args.hours, args.spent_on, args.activity, args.comment, dry_run=args.dry_run
+    )
+    return await (await scope.resolve(LogTime)).execute(request)
+
+
+async def _list_time_entries(
+    args: a.ListTimeEntriesArgs, scope: UseCaseScope, _: ProgressCallback | None
+) -> TimeEntryList:
+    request = ListTimeEntriesRequest(
+        work_package_id=args.work_package_id,
+        project_id=args.project_id,
+        user=args.user,
+        from_date=args.from_date,
+        to_date=args.to_date,
+        page_size=args.page_size,
+        offset=args.offset,
+    )
+    return await (await scope.resolve(ListTimeEntries)).execute(request)
+
+
+_VALIDATED = (
+    "Type, status, priority and assignee take names; OpenProject's own form checks the change before "
+    "anything is saved, and dryRun shows field: before -> after."
+)
+
+WRITE_TOOLS: tuple[ToolSpec, ...] = (
+    tool(
+        "openproject_create_work_package",
+        "Create a work package",
+        "WRITES: create a work package in a project. " + _VALIDATED + " Calling it twice creates two.",
+        a.CreateWorkPackageArgs,
+        WorkPackageWriteResult,
+        _create_work_package,
+        writes=True,
+        idempotent=False,
+    ),
+    tool(
+        "openproject_update_work_package",
+        "Update a work package",
+        "WRITES: change the given fields of a work package. It carries lockVersion (yours, or the one just "
+        "read): a change by someone else since is OPENPROJECT_CONFLICT saying who changed what, never "
+        "overwritten. " + _VALIDATED,
+        a.UpdateWorkPackageArgs,
+        WorkPackageWriteResult,
+        _update_work_package,
+        writes=True,
+        destructive=True,
+        idempotent=True,
+    ),
+    tool(
+        "openproject_add_work_package_comment",
+        "Comment on a work package",
+        "WRITES: add a Markdown comment to a work package (internal: true for an internal one, OpenProject "
+        "16.0+). Calling it twice adds two.",
+        a.AddWorkPackageCommentArgs,
+        CommentResult,
+        _add_comment,
+        writes=True,
+        idempotent=False,
+    ),
+    tool(
+        "openproject_log_time",
+        "Log time on a work package",
+        "WRITES: log spent time on a work package (spentOn defaults to today, activity to the instance's "
+        "default), checked by OpenProject's form first. Calling it twice logs twice; see "
+        "openproject_list_time_entries.",
+        a.LogTimeArgs,
+        LogTimeResult,
+        _log_time,
+        writes=True,
+        idempotent=False,
+    ),
+    tool(
+        "openproject_list_time_entries",
+        "List time entries",
+        "List logged time of a work package or a project, optionally of one user and a date range, oldest "
+        "first, paged; totalHours sums every matching entry, not only the page's.",
+        a.ListTimeEntriesArgs,
+        TimeEntryList,
+        _list_time_entries,
+    ),
+)
+"""The tools added to the 19: four that write (absent and refused in read-only mode) and the time entry list."""
+
+READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_projects",
         "List projects",
@@ -403,4 +561,17 @@ TOOLS: tuple[ToolSpec, ...] = (
         v.WikiPageLinkList,
         _list_wiki_page_links,
     ),
+    tool(
+        "openproject_get_instance",
+        "Describe the OpenProject instance",
+        "What this server is connected to: the instance's name and address, its OpenProject version (shown to "
+        "administrators only), the user the token belongs to, and which features were detected (meetings with "
+        "agenda items, wiki page links, display ids...). Use it when a tool answers that something is not "
+        "available here, or to tell the user whose view of OpenProject the answers show.",
+        GetInstanceArgs,
+        InstanceView,
+        _get_instance,
+    ),
 )
+
+TOOLS: tuple[ToolSpec, ...] = READ_TOOLS + WRITE_TOOLS

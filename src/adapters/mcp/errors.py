@@ -20,6 +20,7 @@ CODES: tuple[tuple[type[core.OpenProjectMcpError], str], ...] = (
     (core.NetworkError, "OPENPROJECT_NETWORK_ERROR"),
     (core.UnsupportedError, "OPENPROJECT_UNSUPPORTED"),
     (core.ReadOnlyError, "SERVER_READ_ONLY"),
+    (core.ConflictError, "OPENPROJECT_CONFLICT"),
 )
 INTERNAL_ERROR = "INTERNAL_ERROR"
 

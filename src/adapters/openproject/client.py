@@ -22,10 +22,12 @@ import email.utils
 import logging
 import math
 import random
+import re
+import time
 import weakref
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -44,6 +46,7 @@ from openproject_mcp.adapters.openproject.http_errors import (
     secrets_for,
     url_password,
 )
+from openproject_mcp.adapters.openproject.network import tls_context
 from openproject_mcp.domain.errors import (
     AuthenticationError,
     NetworkError,
@@ -69,6 +72,8 @@ CALL_BYTES_FACTOR = 4
 # Error answers are read for their message only.
 ERROR_BODY_BYTES = 64 * 1024
 _CHUNK_BYTES = 64 * 1024
+# Query parameters whose values are never logged.
+_SECRET_PARAM = re.compile(r"token|key|secret|password|passwd|auth|signature|session|credential", re.IGNORECASE)
 # The encodings this client decodes itself, and therefore the only ones it asks for.
 ACCEPT_ENCODING = "gzip, deflate"
 
@@ -132,6 +137,10 @@ class ClientSettings:
     backoff_max_seconds: float = 8.0
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     max_requests_per_call: int = DEFAULT_MAX_REQUESTS_PER_CALL
+    proxy: str | None = field(default=None, repr=False)
+    """The proxy every request goes through (it may carry credentials), ``None`` for direct."""
+    ca_bundle: str | None = None
+    """A PEM file of certificates trusted besides the system's (an internal CA, a self-signed one)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "base_url", normalize_base_url(self.base_url))
@@ -149,6 +158,11 @@ class ClientSettings:
             raise ValueError("max_response_bytes must be at least 1024")
         if self.max_requests_per_call < 1:
             raise ValueError("max_requests_per_call must be at least 1")
+
+
+def new_connector(settings: ClientSettings, **options: Any) -> aiohttp.TCPConnector:
+    """A connection pool that trusts the system's certificates and ``settings.ca_bundle``."""
+    return aiohttp.TCPConnector(ssl=tls_context(settings.ca_bundle), **options)
 
 
 def basic_credentials(api_key: str) -> str:
@@ -173,8 +187,9 @@ def new_session(
     """
     return aiohttp.ClientSession(
         base_url=settings.base_url,
-        connector=connector,
+        connector=connector if connector is not None else new_connector(settings),
         connector_owner=connector is None,
+        proxy=settings.proxy,
         headers={
             "Accept": "application/hal+json",
             "Accept-Encoding": ACCEPT_ENCODING,
@@ -656,13 +671,26 @@ class OpenProjectClient:
             ) from None
         self._bytes_read += len(body)
         return body
+    def _log_request(self, method: str, path: str, params: QueryParams | None, outcome: str, started: float) -> None:
+        """One DEBUG line per request sent: method, path, query (secrets redacted), outcome, duration."""
+        if not _log.isEnabledFor(logging.DEBUG):
+            return
+        query = "&".join(
+            f"{key}={'[redacted]' if _SECRET_PARAM.search(key) else value}" for key, value in (params or {}).items()
+        )
+        target = f"/{path}?{query}" if query else f"/{path}"
+        elapsed = (time.monotonic() - started) * 1000
+        _log.debug("%s", self.redact(f"{method} {target} -> {outcome} in {elapsed:.0f} ms"))
 
     async def _attempt(self, method: Method, path: str, params: QueryParams | None, payload: Any) -> bytes | _Failure:
+        started = time.monotonic()
+        outcome = "no answer"
         try:
             async with (
                 self._limiter,
                 self._session.request(method, path, params=params, json=payload, allow_redirects=False) as response,
             ):
+                outcome = str(response.status)
                 if response.status < 300:
                     return await self._read_body(response, method, path)
                 try:
@@ -677,6 +705,7 @@ class OpenProjectClient:
                     retry_after=parse_retry_after(response.headers.get("Retry-After"), self._clock()),
                 )
         except TimeoutError:
+            outcome = "timed out"
             # Checked before ClientError: aiohttp's ServerTimeoutError is both.
             return _TransportFailure(
                 NetworkError(
@@ -690,6 +719,7 @@ class OpenProjectClient:
                 reached=True,
             )
         except aiohttp.ClientPayloadError as exc:
+            outcome = type(exc).__name__
             return _TransportFailure(
                 UpstreamServerError(
                     self.redact(
@@ -702,13 +732,18 @@ class OpenProjectClient:
                 reached=True,
             )
         except aiohttp.ClientConnectorError as exc:
+            outcome = type(exc).__name__
             # No connection was made: the request never left.
             return _TransportFailure(self._network_error(method, path, exc), retryable=False, reached=False)
         except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError) as exc:
+            outcome = type(exc).__name__
             # The connection was reset or dropped mid-request: worth another try if repeating is harmless.
             return _TransportFailure(self._network_error(method, path, exc), retryable=True, reached=True)
         except aiohttp.ClientError as exc:
+            outcome = type(exc).__name__
             return _TransportFailure(self._network_error(method, path, exc), retryable=False, reached=True)
+        finally:
+            self._log_request(method, path, params, outcome, started)
 
     async def _read_body(self, response: aiohttp.ClientResponse, method: str, path: str) -> bytes | _Failure:
         limit = self._settings.max_response_bytes
@@ -751,9 +786,18 @@ class OpenProjectClient:
 
     def _network_error(self, method: str, path: str, exc: BaseException) -> NetworkError:
         detail = str(exc) or type(exc).__name__
+        hint = "Check OPENPROJECT_BASE_URL and that the instance is reachable from this server."
+        if isinstance(exc, aiohttp.ClientConnectorCertificateError):
+            hint = (
+                "The instance's TLS certificate is not trusted here. If it is signed by an internal or "
+                "self-signed CA, set OPENPROJECT_CA_BUNDLE to a PEM file with that CA's certificate; "
+                "`openproject-mcp doctor` names the problem."
+            )
+        elif isinstance(exc, aiohttp.ClientProxyConnectionError):
+            hint = "The proxy (HTTPS_PROXY / HTTP_PROXY) could not be reached; check it, or NO_PROXY for this host."
         return NetworkError(
             self.redact(f"Could not reach OpenProject at {self.base_url} for {method} /{path}: {detail}"),
-            hint="Check OPENPROJECT_BASE_URL and that the instance is reachable from this server.",
+            hint=hint,
         )
 
     def _retry_delay(self, failure: _Failure, retries: int, idempotent: bool = True) -> float | None:

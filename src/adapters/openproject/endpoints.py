@@ -66,6 +66,7 @@ def _pattern(template: str) -> re.Pattern[str]:
 
 _PAGE = frozenset({"offset", "pageSize"})
 
+ROOT = Endpoint("api/v3", note="The root: instanceName for everyone, coreVersion for administrators only.")
 ROOT_SPEC = Endpoint(
     "api/v3/spec.json",
     note="Served by every instance; named in the info section of the 17.3 document, not under paths.",
@@ -182,7 +183,39 @@ WIKI_PAGE_LINKS = Endpoint(
     "Answers one page of pageSize links (offset is not read).",
 )
 
+# Writes (and the reads only the write tools need). Every create and update is validated by its
+# ``/form`` endpoint first; POST and PATCH are never repeated once they may have reached the server.
+WORK_PACKAGE_CREATE_FORM = Endpoint(
+    "api/v3/projects/{id}/work_packages/form",
+    method="POST",
+    note="Validates a new work package (WorkPackageWriteModel) and answers a Form with _embedded.validationErrors; "
+    "saves nothing.",
+)
+PROJECT_WORK_PACKAGES_CREATE = Endpoint("api/v3/projects/{id}/work_packages", method="POST")
+WORK_PACKAGE_UPDATE_FORM = Endpoint(
+    "api/v3/work_packages/{id}/form",
+    method="POST",
+    note="Validates a change (with lockVersion) and answers a Form; saves nothing and never conflicts.",
+)
+WORK_PACKAGE_UPDATE = Endpoint(
+    "api/v3/work_packages/{id}", method="PATCH", note="WorkPackagePatchModel: lockVersion is required; 409 if stale."
+)
+WORK_PACKAGE_COMMENT = Endpoint("api/v3/work_packages/{id}/activities", method="POST")
+PROJECT_AVAILABLE_ASSIGNEES = Endpoint("api/v3/projects/{id}/available_assignees")
+TIME_ENTRY_FORM = Endpoint(
+    "api/v3/time_entries/form",
+    method="POST",
+    note="Validates a time entry; its schema lists the activities allowed (activity._embedded.allowedValues).",
+)
+TIME_ENTRY_CREATE = Endpoint("api/v3/time_entries", method="POST")
+TIME_ENTRIES = Endpoint(
+    "api/v3/time_entries",
+    frozenset({"filters", "sortBy"}) | _PAGE,
+    note="Filters entity_type/entity_id (17.x), or work_package on versions before the entity link.",
+)
+
 ALL_ENDPOINTS: tuple[Endpoint, ...] = (
+    ROOT,
     ROOT_SPEC,
     PROJECTS,
     PROJECT,
@@ -211,14 +244,24 @@ ALL_ENDPOINTS: tuple[Endpoint, ...] = (
     MEETING_OUTCOME,
     WORK_PACKAGE_WIKI_PAGE_LINKS,
     WIKI_PAGE_LINKS,
+    WORK_PACKAGE_CREATE_FORM,
+    PROJECT_WORK_PACKAGES_CREATE,
+    WORK_PACKAGE_UPDATE_FORM,
+    WORK_PACKAGE_UPDATE,
+    WORK_PACKAGE_COMMENT,
+    PROJECT_AVAILABLE_ASSIGNEES,
+    TIME_ENTRY_FORM,
+    TIME_ENTRY_CREATE,
+    TIME_ENTRIES,
 )
 
 NEWER_THAN_17_3: tuple[Endpoint, ...] = tuple(e for e in ALL_ENDPOINTS if e.since is not None)
 
 
-def endpoint_for(path: str) -> Endpoint | None:
-    """The declared endpoint a request path belongs to (the most specific one), if any."""
-    candidates = [e for e in ALL_ENDPOINTS if e.matches(path)]
+def endpoint_for(path: str, method: str = "GET") -> Endpoint | None:
+    """The declared endpoint a request path and method belong to (the most specific one), if any."""
+    wanted = "GET" if method.upper() == "HEAD" else method.upper()
+    candidates = [e for e in ALL_ENDPOINTS if e.method == wanted and e.matches(path)]
     if not candidates:
         return None
     # A literal segment beats a placeholder: prefer the template with the fewest placeholders.

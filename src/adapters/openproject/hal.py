@@ -166,6 +166,8 @@ class WorkPackageHal(_Hal, frozen=True, kw_only=True):
     type_: str | None = msgspec.field(name="_type", default=None)
     id: int
     display_id: str | int | None = None  # 17.4+: "DEMO-38" on instances with project-based ids
+    lock_version: int | None = None
+    estimated_time: str | None = None  # ISO 8601 duration (PT1H30M)
     subject: str | None = None
     description: Formattable | None = None
     start_date: date | None = None
@@ -191,6 +193,7 @@ class ActivityHal(_Hal, frozen=True, kw_only=True):
     version: int | None = None
     comment: Formattable | None = None
     details: list[Formattable] = []
+    internal: bool | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
     links: ActivityLinks = msgspec.field(name="_links", default_factory=ActivityLinks)
@@ -291,6 +294,24 @@ class UserHal(_Hal, frozen=True, kw_only=True):
     login: str | None = None
     email: str | None = None
     status: str | None = None
+
+
+class RootLinks(_Hal, frozen=True, kw_only=True):
+    user: Link | None = None
+
+
+class RootHal(_Hal, frozen=True, kw_only=True):
+    """``GET /api/v3``: ``instanceName`` for everyone, ``coreVersion`` for administrators only."""
+
+    instance_name: str | None = None
+    core_version: str | None = None
+    links: RootLinks = msgspec.field(name="_links", default_factory=RootLinks)
+
+
+class CurrentUserHal(UserHal, frozen=True, kw_only=True):
+    """``GET /api/v3/users/me``; ``admin`` is shown to administrators only."""
+
+    admin: bool | None = None
 
 
 # Meetings ------------------------------------------------------------------------------------
@@ -415,3 +436,76 @@ class WikiPageLinkHal(_Hal, frozen=True, kw_only=True):
     created_at: datetime | None = None
     updated_at: datetime | None = None
     links: WikiPageLinkLinks = msgspec.field(name="_links", default_factory=WikiPageLinkLinks)
+
+
+# Writes ----------------------------------------------------------------------------------------
+
+
+class ErrorDetails(_Hal, frozen=True, kw_only=True):
+    attribute: str | None = None
+
+
+class ErrorEmbedded(_Hal, frozen=True, kw_only=True):
+    details: ErrorDetails | None = None
+    errors: list[ErrorHal] = []
+
+
+class ErrorHal(_Hal, frozen=True, kw_only=True):
+    """OpenProject's error object; ``MultipleErrors`` embeds the single ones under ``errors``."""
+
+    error_identifier: str | None = None
+    message: str | None = None
+    embedded: ErrorEmbedded | None = msgspec.field(name="_embedded", default=None)
+
+
+class AllowedValue(_Hal, frozen=True, kw_only=True):
+    id: int | None = None
+    name: str | None = None
+    default: bool | None = None
+    links: SelfLinks = msgspec.field(name="_links", default_factory=SelfLinks)
+
+
+class AllowedLinks(_Hal, frozen=True, kw_only=True):
+    allowed_values: list[Link] = []
+
+
+class AllowedEmbedded(_Hal, frozen=True, kw_only=True):
+    allowed_values: list[AllowedValue] = []
+
+
+class SchemaField(_Hal, frozen=True, kw_only=True):
+    embedded: AllowedEmbedded | None = msgspec.field(name="_embedded", default=None)
+    links: AllowedLinks | None = msgspec.field(name="_links", default=None)
+
+
+class FormSchema(_Hal, frozen=True, kw_only=True):
+    activity: SchemaField | None = None
+
+
+class FormEmbedded(_Hal, frozen=True, kw_only=True):
+    validation_errors: dict[str, ErrorHal] = {}
+    schema: FormSchema | None = None
+
+
+class FormHal(_Hal, frozen=True, kw_only=True):
+    """A ``/form`` answer: the payload as OpenProject would save it, its schema, and the validation errors."""
+
+    type_: str | None = msgspec.field(name="_type", default=None)
+    embedded: FormEmbedded = msgspec.field(name="_embedded", default_factory=FormEmbedded)
+
+
+class TimeEntryLinks(_Hal, frozen=True, kw_only=True):
+    project: Link | None = None
+    user: Link | None = None
+    activity: Link | None = None
+    entity: Link | None = None  # 17.x: a work package or a meeting
+    work_package: Link | None = None  # before the entity link
+
+
+class TimeEntryHal(_Hal, frozen=True, kw_only=True):
+    id: int
+    hours: str | float | None = None
+    spent_on: date | None = None
+    comment: Formattable | None = None
+    created_at: datetime | None = None
+    links: TimeEntryLinks = msgspec.field(name="_links", default_factory=TimeEntryLinks)

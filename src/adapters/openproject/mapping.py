@@ -16,6 +16,7 @@ from urllib.parse import unquote
 
 from openproject_mcp.adapters.openproject import hal
 from openproject_mcp.adapters.openproject.hal import PayloadError
+from openproject_mcp.domain.durations import parse_hours
 from openproject_mcp.domain.entities import (
     Activity,
     AgendaItem,
@@ -36,6 +37,7 @@ from openproject_mcp.domain.entities import (
     WorkPackageType,
 )
 from openproject_mcp.domain.queries import Page, PageRequest
+from openproject_mcp.domain.writes import TimeEntry
 
 _CUSTOM_FIELD = re.compile(r"customField(\d+)")
 _DURATION = re.compile(
@@ -199,6 +201,8 @@ def work_package(resource: hal.WorkPackageHal, custom_fields: tuple[tuple[str, s
         created_at=utc(resource.created_at),
         updated_at=utc(resource.updated_at),
         custom_fields=custom_fields,
+        lock_version=resource.lock_version,
+        estimated_hours=parse_hours(resource.estimated_time) if resource.estimated_time else None,
     )
 
 
@@ -272,6 +276,7 @@ def activity(resource: hal.ActivityHal, user_names: Mapping[int, str] | None = N
         user=named_ref(resource.links.user, fallback_name=fallback),
         comment=text(resource.comment),
         details=tuple(d.raw for d in resource.details if d.raw),
+        internal=bool(resource.internal),
     )
 
 
@@ -469,3 +474,22 @@ def _urn_tail(urn: str | None) -> str | None:
     if not urn:
         return None
     return urn.rsplit(":", 1)[-1].lower() or None
+
+
+def time_entry(resource: hal.TimeEntryHal) -> TimeEntry:
+    links = resource.links
+    project_ref = named_ref(links.project)
+    hours = parse_hours(resource.hours) if resource.hours is not None else None
+    entity = links.entity if links.entity is not None and links.entity.href else links.work_package
+    on_work_package = entity is not None and "/work_packages/" in (entity.href or "")
+    return TimeEntry(
+        id=resource.id,
+        hours=_required(hours, f"the hours of time entry {resource.id}"),
+        spent_on=_required(resource.spent_on, f"the date of time entry {resource.id}"),
+        project=_required(project_ref, f"the project of time entry {resource.id}"),
+        user=named_ref(links.user),
+        activity=named_ref(links.activity),
+        work_package=work_package_ref(entity) if on_work_package else None,
+        comment=text(resource.comment),
+        created_at=utc(resource.created_at),
+    )

@@ -106,6 +106,12 @@ class Profile:
     display_id_lookup: bool
     """``work_packages.display_id_lookup``: ``GET /api/v3/work_packages/PROJ-42`` resolves it (else 400)."""
 
+    # time_entries.* ---------------------------------------------------------------------------
+    time_entry_entity: bool
+    """``time_entries.entity``: a time entry links its work package as ``_links.entity`` and the list
+    filters ``entity_type``/``entity_id``; otherwise ``_links.workPackage`` and the ``work_package``
+    filter (``entity_*`` is 400 InvalidQuery)."""
+
     # principals.* and users.* -----------------------------------------------------------------
     principal_status_values: frozenset[str]
     """``principals.status_values``: what the principals ``status`` filter accepts; others are 400."""
@@ -168,6 +174,9 @@ PROFILES: dict[str, Profile] = {
         # answers a semantic id with 400 (@0fb0de6:lib/api/root_api.rb maps Grape validation errors).
         display_ids=False,
         display_id_lookup=False,
+        # Unsettled (yes or no): 14.4 links `work_package` (@4911b8a:modules/costs/lib/api/v3/time_entries/
+        # time_entry_representer.rb), the 17.3 spec `entity`. Plays "no", so the adapter's fallback is exercised.
+        time_entry_entity=False,
         principal_status_values=PRINCIPAL_STATUS_NUMBERS,  # @cef85bf / @2032541, see the constant
         user_status_values=USER_STATUS_NAMES,  # @1a58f38 / @054197f, see the constant
     ),
@@ -200,6 +209,8 @@ PROFILES: dict[str, Profile] = {
         wiki_page_links_global=False,  # 17.6 (@7522e89:modules/wikis/lib/api/v3/page_links/page_links_api.rb)
         display_ids=False,  # 17.4 (@deedf43:docs/release-notes/17-4-0/README.md)
         display_id_lookup=False,  # 17.5 (@0eb0eeb:docs/release-notes/17-5-0/README.md)
+        # `_links.entity` and the entity_type/entity_id filters (17.3 spec: TimeEntryModel, GET /api/v3/time_entries).
+        time_entry_entity=True,
         principal_status_values=PRINCIPAL_STATUS_NUMBERS,  # @cef85bf; the 17.3 spec's "status number"
         user_status_values=USER_STATUS_NAMES,  # @1a58f38 / @054197f
     ),
@@ -248,6 +259,8 @@ PROFILES: dict[str, Profile] = {
         # README.md); `route_param :id, type: String` (@911eb98:lib/api/v3/work_packages/work_packages_api.rb).
         # A 17.4 instance (played by this profile) is integer-only: unsettled there, plays "yes".
         display_id_lookup=True,
+        # @79ec939:modules/costs/lib/api/v3/time_entries/entity_representer_factory.rb; the 17.3 spec.
+        time_entry_entity=True,
         principal_status_values=PRINCIPAL_STATUS_NUMBERS,  # @cef85bf / @2032541
         user_status_values=USER_STATUS_NAMES,  # @1a58f38 / @054197f
     ),
@@ -286,6 +299,8 @@ PROFILES: dict[str, Profile] = {
         wiki_page_links_global=True,
         display_ids=True,  # 17.4 (@deedf43 notes); @9610091:.../work_package_representer.rb
         display_id_lookup=True,  # 17.5 (@0eb0eeb notes); @911eb98:.../work_packages_api.rb
+        # @79ec939:.../time_entries/entity_representer_factory.rb; the 17.3 spec.
+        time_entry_entity=True,
         principal_status_values=PRINCIPAL_STATUS_NUMBERS,  # @cef85bf / @2032541
         user_status_values=USER_STATUS_NAMES,  # @1a58f38 / @054197f
     ),
@@ -317,6 +332,8 @@ PROFILES: dict[str, Profile] = {
         wiki_page_links_global=True,  # @7522e89:.../page_links/page_links_api.rb
         display_ids=True,  # @9610091:lib/api/v3/work_packages/work_package_representer.rb
         display_id_lookup=True,  # @911eb98:lib/api/v3/work_packages/work_packages_api.rb
+        # @79ec939:.../time_entries/entity_representer_factory.rb; the 17.3 spec.
+        time_entry_entity=True,
         principal_status_values=PRINCIPAL_STATUS_NUMBERS,  # @cef85bf / @2032541
         user_status_values=USER_STATUS_NAMES,  # @1a58f38 / @054197f
     ),

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from openproject_mcp.adapters.fixture import Dataset
+from openproject_mcp.domain.durations import iso_hours
 from openproject_mcp.domain.entities import (
     Activity,
     AgendaItem,
@@ -34,6 +35,7 @@ from openproject_mcp.domain.entities import (
     WorkPackageType,
 )
 from openproject_mcp.domain.queries import Page
+from openproject_mcp.domain.writes import TimeEntry, TimeEntryActivity
 from tests.support.fake_openproject.profiles import Profile
 from tests.support.fake_openproject.tenant import OutcomeRef, Tenant, outcome_id
 
@@ -310,7 +312,7 @@ class Renderer:
         if self.profile.display_ids and work_package.display_id is not None:
             payload["displayId"] = work_package.display_id
         payload |= {
-            "lockVersion": 0,
+            "lockVersion": work_package.lock_version or 0,
             "subject": subject,
             "description": formattable(work_package.description),
             "scheduleManually": False,
@@ -325,7 +327,7 @@ class Renderer:
         payload |= {
             "derivedStartDate": None,
             "derivedDueDate": None,
-            "estimatedTime": None,
+            "estimatedTime": None if work_package.estimated_hours is None else iso_hours(work_package.estimated_hours),
             "derivedEstimatedTime": None,
             "remainingTime": None,
             "derivedRemainingTime": None,
@@ -406,7 +408,7 @@ class Renderer:
             "comment": formattable(comment),
             "details": [formattable(detail, "custom") for detail in activity.details],
             "version": activity.version,
-            "internal": False,
+            "internal": activity.internal,
             "createdAt": stamp(activity.created_at),
             "updatedAt": stamp(activity.created_at),
         }
@@ -490,14 +492,13 @@ class Renderer:
         else:
             links["lock"] = self.link(f"{path}/lock", f"Set lock on {user.login or user.name}", method="post")
         links["delete"] = self.link(path, f"Delete {user.login or user.name}", method="delete")
-        return {
+        payload: JSON = {
             "_type": "User",
             "id": user.id,
             "name": user.name,
             "createdAt": None,
             "updatedAt": None,
             "login": user.login,
-            "admin": False,
             "firstName": first,
             "lastName": last,
             "email": user.email,
@@ -507,6 +508,11 @@ class Renderer:
             "language": "en",
             "_links": links,
         }
+        if self.tenant.admin:
+            # `admin` is rendered to administrators only (S141); the token's own user is the admin.
+            me = self.tenant.current_user
+            payload["admin"] = me is not None and me.id == user.id
+        return payload
 
     # Saved queries ----------------------------------------------------------------------------
 
@@ -780,3 +786,74 @@ class Renderer:
             links["delete"] = self.link(f"{API}/wiki_page_links/{link.id}", method="delete")
         payload["_links"] = links
         return payload
+
+    # Writes -----------------------------------------------------------------------------------
+
+    def form(self, path: str, payload: JSON, schema: JSON, errors: Mapping[str, JSON]) -> JSON:
+        """A ``/form`` answer (``API::Decorators::Form``): the payload as it would be saved, its
+        schema, and ``validationErrors`` keyed by attribute."""
+        return {
+            "_type": "Form",
+            "_embedded": {"payload": payload, "schema": schema, "validationErrors": dict(errors)},
+            "_links": {
+                "self": self.link(path, method="post"),
+                "validate": self.link(path, method="post"),
+                **({} if errors else {"commit": self.link(path.removesuffix("/form"), method="post")}),
+            },
+        }
+
+    def time_entry_activity(self, activity: TimeEntryActivity, position: int) -> JSON:
+        path = f"{API}/time_entries/activities/{activity.id}"
+        return {
+            "_type": "TimeEntriesActivity",
+            "id": activity.id,
+            "name": activity.name,
+            "position": position,
+            "default": activity.is_default,
+            "_links": {"self": self.link(path, activity.name)},
+        }
+
+    def time_entry_schema(self) -> JSON:
+        activities = list(self.dataset.time_entry_activities.values())
+        return {
+            "_type": "Schema",
+            "hours": {"type": "Duration", "name": "Hours", "required": True, "writable": True},
+            "spentOn": {"type": "Date", "name": "Date", "required": True, "writable": True},
+            "activity": {
+                "type": "TimeEntriesActivity",
+                "name": "Activity",
+                "required": True,
+                "writable": True,
+                "_embedded": {"allowedValues": [self.time_entry_activity(a, i + 1) for i, a in enumerate(activities)]},
+                "_links": {
+                    "allowedValues": [self.link(f"{API}/time_entries/activities/{a.id}", a.name) for a in activities]
+                },
+            },
+            "_links": {},
+        }
+
+    def time_entry(self, entry: TimeEntry) -> JSON:
+        path = f"{API}/time_entries/{entry.id}"
+        links: JSON = {
+            "self": self.link(path),
+            "schema": self.link(f"{API}/time_entries/schema"),
+            "project": self.project_link(entry.project.id),
+            "user": self.user_link(entry.user),
+            "activity": dict(NULL_LINK)
+            if entry.activity is None
+            else self.link(f"{API}/time_entries/activities/{entry.activity.id}", entry.activity.name),
+        }
+        target = entry.work_package
+        wp_link = dict(NULL_LINK) if target is None else self.link(f"{API}/work_packages/{target.id}", target.subject)
+        links["entity" if self.profile.time_entry_entity else "workPackage"] = wp_link
+        return {
+            "_type": "TimeEntry",
+            "id": entry.id,
+            "comment": formattable(entry.comment, "plain"),
+            "spentOn": day(entry.spent_on),
+            "hours": iso_hours(entry.hours),
+            "ongoing": False,
+            "createdAt": stamp(entry.created_at),
+            "updatedAt": stamp(entry.created_at),
+            "_links": links,
+        }

@@ -8,6 +8,7 @@ import binascii
 import json
 import logging
 import re
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, replace
@@ -28,6 +29,7 @@ from tests.support.fake_openproject.profiles import Profile, profile_named
 from tests.support.fake_openproject.render import Renderer
 from tests.support.fake_openproject.routes import TENANT, Call, Route, Routes
 from tests.support.fake_openproject.tenant import Tenant
+from tests.support.fake_openproject.write_routes import Answer, WriteCall, WriteRoute, WriteRoutes
 
 _log = logging.getLogger(__name__)
 
@@ -58,6 +60,12 @@ class Fault:
     retry_after: str | None = None
     body: bytes | None = None
     delay: float = 0.0
+    method: str | None = None
+    """Only requests with this method (``POST``...); ``None``: any."""
+    after_apply: bool = False
+    """Answer normally first (a write is applied), then wait ``delay`` and answer the fault instead:
+    the write happened, but its answer is lost (``status=0``), late (``200`` with a ``delay``) or an
+    error. What a client sees when a write reached OpenProject and the answer did not come back."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,8 @@ class RecordedRequest:
     finished: float
     status: int = 0
     error: str | None = None
+    body: Any = None
+    """The request body as sent: parsed JSON, or the raw text when it is not JSON; ``None`` without one."""
 
 
 class _Lockstep:
@@ -135,7 +145,9 @@ class _ArmedFault:
         self.pattern = re.compile(fault.path)
         self.remaining = fault.times
 
-    def matches(self, *paths: str) -> bool:
+    def matches(self, method: str, *paths: str) -> bool:
+        if self.fault.method is not None and self.fault.method.upper() != method.upper():
+            return False
         return (self.remaining is None or self.remaining > 0) and any(self.pattern.search(p) for p in paths)
 
 
@@ -185,11 +197,15 @@ def _hal(payload: Any, status: int = 200) -> web.Response:
 
 
 def _error(
-    status: int, name: str, message: str | None = None, headers: Mapping[str, str] | None = None
+    status: int,
+    name: str,
+    message: str | None = None,
+    headers: Mapping[str, str] | None = None,
+    embedded: Mapping[str, object] | None = None,
 ) -> web.Response:
     return web.Response(
         status=status,
-        body=error_body(name, message),
+        body=error_body(name, message, embedded),
         content_type=HAL_JSON,
         charset="utf-8",
         headers=dict(headers or {}),
@@ -205,7 +221,8 @@ class FakeOpenProject:
     picks the OpenProject version played: a version (``profiles.PROFILE_FOR_VERSION``) or a
     ``Profile`` (a variant of one, for a case no profile plays). ``latency`` delays every
     answer; ``page_size_max`` is ``apiv3_max_page_size`` (at most 1000, the fixture paging's cap);
-    ``now`` is the clock of the meetings ``time`` filter. ``lockstep`` (seconds, ``None``: off)
+    ``now`` is the clock of the meetings ``time`` filter; ``ssl_context`` serves HTTPS.
+    ``lockstep`` (seconds, ``None``: off)
     answers in rounds: every request is held until no new one has arrived for that long (and for
     a few turns of the event loop), then all held requests are answered together, so the number
     of rounds a client needs (``rounds``, and ``waves.round_trips(requests)``) does not depend on
@@ -228,6 +245,7 @@ class FakeOpenProject:
         oauth: FakeOAuth | None = None,
         lockstep: float | None = None,
         attachment_storage: Storage = "local",
+        ssl_context: ssl.SSLContext | None = None,
     ) -> None:
         if not tenants:
             raise ValueError("at least one tenant (token -> dataset) is needed")
@@ -237,6 +255,8 @@ class FakeOpenProject:
         if page_size_max < 1:
             raise ValueError("page_size_max must be positive")
         self.profile: Profile = profile if isinstance(profile, Profile) else profile_named(profile)
+        self.ssl_context = ssl_context
+        """Serve HTTPS with this context (``https://127.0.0.1:PORT/``) instead of plain HTTP."""
         self.latency = latency
         self.prefix = _normalised_prefix(prefix)
         self.page_size_max = page_size_max
@@ -248,6 +268,7 @@ class FakeOpenProject:
             token: Tenant(token, dataset, admin=token not in set(non_admin_tokens), now=now)
             for token, dataset in tenants.items()
         }
+        self._writes = WriteRoutes(self.profile)
         self.oauth = oauth
         """OpenProject's OAuth provider (``/oauth/...``), when given; its access tokens act as their user."""
         self.external_storage = ExternalStorage()
@@ -264,12 +285,15 @@ class FakeOpenProject:
         app = web.Application(middlewares=[self._middleware()])
         for path, route in self._routes.table():
             app.router.add_get(f"{self.prefix}{path}", self._handler(route))
+        for method, path, write_route in self._writes.table():
+            app.router.add_route(method, f"{self.prefix}{path}", self._write_handler(write_route))
         if self.oauth is not None:
             app.router.add_routes(self.oauth.routes(self.prefix))
         app.router.add_get(f"{EXTERNAL_PREFIX}{{key}}/{{name}}", self.external_storage.answer)
         server = TestServer(app, host="127.0.0.1")
-        await server.start_server()
-        self.external_storage.origin = f"http://localhost:{server.port}"
+        await server.start_server(ssl=self.ssl_context)
+        scheme = "https" if self.ssl_context is not None else "http"
+        self.external_storage.origin = f"{scheme}://localhost:{server.port}"
         self._server = server
         self._base_url = str(server.make_url(f"{self.prefix}/"))
         return self
@@ -313,10 +337,10 @@ class FakeOpenProject:
 
     # Request handling -------------------------------------------------------------------------
 
-    def _take_fault(self, path: str) -> Fault | None:
+    def _take_fault(self, method: str, path: str) -> Fault | None:
         unprefixed = path[len(self.prefix) :] if self.prefix and path.startswith(self.prefix) else path
         for armed in self._faults:
-            if armed.matches(path, unprefixed):
+            if armed.matches(method, path, unprefixed):
                 if armed.remaining is not None:
                     armed.remaining -= 1
                 return armed.fault
@@ -335,7 +359,10 @@ class FakeOpenProject:
         async def middleware(request: web.Request, handler: Handler) -> web.StreamResponse:
             started = time.monotonic()
             token = token_of(request.headers.get("Authorization"))
-            record = RecordedRequest(request.method, request.path, dict(request.query), token, started, started)
+            body = await _request_body(request)
+            record = RecordedRequest(
+                request.method, request.path, dict(request.query), token, started, started, body=body
+            )
             self.requests.append(record)
             self._in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self._in_flight)
@@ -343,7 +370,14 @@ class FakeOpenProject:
             try:
                 if self._lockstep is not None:
                     await self._lockstep.hold()
-                fault = self._take_fault(request.path)
+                fault = self._take_fault(request.method, request.path)
+                if fault is not None and fault.after_apply:
+                    response = await self._answer(request, handler, token)  # the write is applied
+                    if self.latency + fault.delay > 0:
+                        await asyncio.sleep(self.latency + fault.delay)
+                    if fault.status != 200 or fault.body is not None:
+                        response = self._fault_answer(request, fault)
+                    return response
                 delay = self.latency + (fault.delay if fault is not None else 0.0)
                 if delay > 0:
                     await asyncio.sleep(delay)
@@ -384,8 +418,6 @@ class FakeOpenProject:
             tenant = self._tenants.get(user) if user is not None else None
         if tenant is None:
             return _error(401, "Unauthenticated", headers={"WWW-Authenticate": WWW_AUTHENTICATE})
-        if request.method not in ("GET", "HEAD"):
-            return _error(405, "NotFound", f"{request.method} is not supported by this read-only fake.")
         request[TENANT] = tenant
         try:
             return await handler(request)
@@ -394,7 +426,7 @@ class FakeOpenProject:
         except web.HTTPMethodNotAllowed:
             return _error(405, "NotFound", f"{request.method} is not supported here.")
         except ApiError as exc:
-            return _error(exc.status, exc.name, exc.message, exc.headers)
+            return _error(exc.status, exc.name, exc.message, exc.headers, exc.embedded)
         except NotFoundError as exc:
             return _error(404, "NotFound", exc.message)
         except InvalidQueryError as exc:
@@ -418,3 +450,34 @@ class FakeOpenProject:
             return answer if isinstance(answer, web.StreamResponse) else _hal(answer)
 
         return handle
+
+    def _write_handler(self, route: WriteRoute) -> Handler:
+        async def handle(request: web.Request) -> web.StreamResponse:
+            tenant = request[TENANT]
+            call = WriteCall(
+                tenant=tenant,
+                render=Renderer(self.prefix, self.profile, tenant),
+                match=request.match_info,
+                query=request.query,
+                body=await _request_body(request),
+                page_size_max=self.page_size_max,
+            )
+            answer = await route(call)
+            if isinstance(answer, Answer):
+                return _hal(answer.payload, answer.status)
+            return _hal(answer)
+
+        return handle
+
+
+async def _request_body(request: web.Request) -> Any:
+    """The request body: parsed JSON, the text if it is not JSON, ``None`` if there is none."""
+    if not request.body_exists:
+        return None
+    raw = await request.read()  # read once; aiohttp keeps it for the route
+    if not raw:
+        return None
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw.decode("utf-8", "replace")

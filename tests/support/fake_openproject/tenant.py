@@ -21,6 +21,8 @@ from openproject_mcp.adapters.fixture import (
     InMemoryWikiPageRepository,
     InMemoryWorkPackageRepository,
 )
+from openproject_mcp.adapters.fixture.write_repositories import DatasetWriter
+from openproject_mcp.adapters.fixture.write_repositories import current_user_of as _acting_user
 from openproject_mcp.domain.entities import Activity, AgendaItem, Meeting, User
 
 OUTCOME_IDS_PER_ITEM = 1000
@@ -40,8 +42,8 @@ def outcome_id(item: AgendaItem, index: int) -> int:
 
 
 def current_user_of(dataset: Dataset) -> User | None:
-    """Whom the token belongs to: the first active user of the dataset (by ascending id)."""
-    return next((user for user in dataset.users.values() if user.status == "active"), None)
+    """Whom the token belongs to: the user the in-memory backend acts as (the first active one)."""
+    return _acting_user(dataset)
 
 
 class Tenant:
@@ -49,7 +51,9 @@ class Tenant:
 
     def __init__(self, token: str, dataset: Dataset, *, admin: bool, now: Callable[[], datetime] | None = None) -> None:
         self.token = token
-        self.dataset = dataset
+        # The tenant's own copy: its writes change what its later reads return, and nothing else.
+        self.dataset = dataset = dataset.writable_copy()
+        self.writer = DatasetWriter(dataset)
         self.admin = admin
         self.current_user = current_user_of(dataset)
         current_id = self.current_user.id if self.current_user else None
@@ -74,8 +78,11 @@ class Tenant:
                     ref = OutcomeRef(outcome_id(item, index), meeting, item, notes)
                     self.outcomes[ref.id] = ref
 
-        self.activities: dict[int, tuple[int, Activity]] = {
+    @property
+    def activities(self) -> dict[int, tuple[int, Activity]]:
+        """Activity id -> (its work package id, the activity), as of now (writes add activities)."""
+        return {
             activity.id: (work_package_id, activity)
-            for work_package_id, timeline in dataset.activities.items()
+            for work_package_id, timeline in self.dataset.activities.items()
             for activity in timeline
         }

@@ -19,6 +19,7 @@ from openproject_mcp.application import views
 from openproject_mcp.application.activities import ListActivitiesRequest, ListWorkPackageActivities
 from openproject_mcp.application.api_spec import GetApiSpec, GetApiSpecRequest
 from openproject_mcp.application.caching import TenantCaches, tenant_key
+from openproject_mcp.application.instance import GetInstance, InstanceView
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest, ListMeetings, ListMeetingsRequest
 from openproject_mcp.application.metadata import (
     ListPriorities,
@@ -79,7 +80,7 @@ def first_ids(dataset: Dataset) -> dict[str, Any]:
 
 
 def calls(ids: dict[str, Any]) -> list[tuple[type[Any], Any, type[Any]]]:
-    """(use case, request, result type) for all 19 tools."""
+    """(use case, request, result type) for every tool."""
     return [
         (ListProjects, ListProjectsRequest(), views.ProjectList),
         (GetProject, GetProjectRequest(ids["project"]), views.ProjectDetail),
@@ -100,15 +101,16 @@ def calls(ids: dict[str, Any]) -> list[tuple[type[Any], Any, type[Any]]]:
         (GetWikiPage, GetWikiPageRequest(ids["wiki_page"]), views.WikiPageDetail),
         (SearchWikiPages, SearchWikiPagesRequest("checklist"), views.WikiSearchPage),
         (ListWikiPageLinks, ListWikiPageLinksRequest(ids["linked_work_package"]), views.WikiPageLinkList),
+        (GetInstance, None, InstanceView),
     ]
 
 
 @pytest.mark.parametrize("which", ["demo", "acceptance"])
-async def test_all_19_use_cases_answer_with_the_contract_shapes(which: str) -> None:
+async def test_every_use_case_answers_with_the_contract_shapes(which: str) -> None:
     settings = DEMO if which == "demo" else acceptance_settings()
     dataset = load_demo_dataset() if which == "demo" else load_dataset(shared_path("acceptance", "dataset.json"))
     table = calls(first_ids(dataset))
-    assert len(table) == 19
+    assert len(table) == 20
     async with scope_for(settings) as scope:
         for kind, request, result_type in table:
             use_case = await scope.resolve(kind)

@@ -50,8 +50,8 @@ class WithAWrite(UseCases):
 
 def test_the_registry_is_every_use_case_of_the_container_and_serves_every_tool() -> None:
     registry = Application(DEMO).registry
-    # The 19 tools' use cases, and the two that only resources use (attachments).
-    assert len(registry) == len(TOOLS) + 2 == 21
+    # The tools' use cases, and the two that only resources use (attachments).
+    assert len(registry) == len(TOOLS) + 2 == 27
     assert ListProjects in registry
     assert ListAttachments in registry and ReadAttachment in registry
     assert all(callable(getattr(kind, "execute", None)) for kind in registry)

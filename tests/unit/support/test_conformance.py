@@ -38,7 +38,15 @@ def test_documented_requests_pass() -> None:
     ("request_", "why"),
     [
         (sent("/api/v3/relations"), "no declared endpoint"),
-        (sent("/api/v3/projects", method="POST"), "not a GET"),
+        (sent("/api/v3/projects", method="POST"), "no declared POST endpoint"),
+        (
+            RecordedRequest("PATCH", "/api/v3/work_packages/1", {}, "token", 0.0, 0.0, 200, None, {"subject": "x"}),
+            "'lockVersion' is a required property",
+        ),
+        (
+            RecordedRequest("POST", "/api/v3/work_packages/1/activities", {"notify": "false"}, "t", 0.0, 0.0, 201),
+            "a write sends no query parameters",
+        ),
         (sent("/api/v3/statuses", pageSize="5"), "parameters ['pageSize'] are not declared"),
         (sent("/api/v3/queries", filters="[]", pageSize="5"), "parameters ['pageSize'] are not declared"),
     ],

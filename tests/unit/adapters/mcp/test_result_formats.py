@@ -71,6 +71,10 @@ async def test_every_tool_answers_in_the_content_format(spec: Any) -> None:
         "openproject_search_wiki_pages": {"query": "onboarding"},
         "openproject_get_wiki_page": {"id": 301},
         "openproject_list_wiki_page_links": {"workPackageId": 116},
+        "openproject_create_work_package": {"projectId": "webshop", "subject": "New", "dryRun": True},
+        "openproject_update_work_package": {"workPackageId": 104, "status": "Confirmed"},
+        "openproject_add_work_package_comment": {"workPackageId": 104, "comment": "Noted"},
+        "openproject_log_time": {"workPackageId": 104, "hours": 1.5},
     }
     result, _ = await call("content", spec.name, examples.get(spec.name, {}))
     text = text_of(result)

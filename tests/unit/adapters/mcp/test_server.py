@@ -12,7 +12,7 @@ import pytest
 from mcp import Client
 from mcp.types import CallToolResult
 
-from openproject_mcp.adapters.mcp.catalog import TOOLS, ToolSpec, UseCaseScope
+from openproject_mcp.adapters.mcp.catalog import READ_TOOLS, TOOLS, WRITE_TOOLS, ToolSpec, UseCaseScope
 from openproject_mcp.adapters.mcp.server import build_server, credential_from_headers
 from openproject_mcp.adapters.mcp.untrusted import unfenced
 from openproject_mcp.composition import Application
@@ -30,12 +30,15 @@ def text_of(result: CallToolResult) -> str:
     return "\n".join(getattr(c, "text", "") for c in result.content)
 
 
-async def test_lists_the_19_read_only_tools_with_schemas_and_annotations() -> None:
+async def test_lists_the_20_read_only_tools_with_schemas_and_annotations() -> None:
     async with Client(demo_server()) as client:
         tools = (await client.list_tools()).tools
     assert sorted(t.name for t in tools) == sorted(spec.name for spec in TOOLS)
-    assert len(tools) == 19
+    assert len(READ_TOOLS) == 20  # the 19 of the contract and openproject_get_instance
+    readers = {spec.name for spec in TOOLS if not spec.writes}
     for tool in tools:
+        if tool.name not in readers:
+            continue
         wire = tool.model_dump(by_alias=True, mode="json", exclude_none=True)
         # The human title is the tool's own ``title``, said once (not repeated in the annotations).
         assert wire["title"] == next(spec.title for spec in TOOLS if spec.name == tool.name)
@@ -53,6 +56,30 @@ async def test_lists_the_19_read_only_tools_with_schemas_and_annotations() -> No
             assert "_" not in name, f"{tool.name}: {name} is not camelCase"
 
 
+async def test_the_write_tools_say_that_they_write_and_which_ones_are_destructive_or_repeatable() -> None:
+    async with Client(demo_server()) as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+    expected = {
+        "openproject_create_work_package": (False, False),
+        "openproject_update_work_package": (True, True),
+        "openproject_add_work_package_comment": (False, False),
+        "openproject_log_time": (False, False),
+    }
+    assert {spec.name for spec in WRITE_TOOLS if spec.writes} == set(expected)
+    for name, (destructive, idempotent) in expected.items():
+        annotations = listed[name].model_dump(by_alias=True, mode="json", exclude_none=True)["annotations"]
+        annotations.pop("title", None)
+        assert annotations == {
+            "readOnlyHint": False,
+            "destructiveHint": destructive,
+            "idempotentHint": idempotent,
+            "openWorldHint": False,
+        }, name
+        assert (listed[name].description or "").startswith("WRITES:")
+    assert listed["openproject_list_time_entries"].annotations is not None
+    assert listed["openproject_list_time_entries"].annotations.read_only_hint is True
+
+
 async def test_every_tool_answers_on_the_demo_and_the_client_accepts_the_structured_result() -> None:
     arguments: dict[str, dict[str, Any]] = {
         "openproject_get_project": {"projectId": "webshop"},
@@ -66,7 +93,7 @@ async def test_every_tool_answers_on_the_demo_and_the_client_accepts_the_structu
         "openproject_list_wiki_page_links": {"workPackageId": 116},
     }
     async with Client(demo_server()) as client:
-        for spec in TOOLS:
+        for spec in (s for s in TOOLS if not s.writes):
             result = await client.call_tool(spec.name, arguments.get(spec.name, {}))
             if spec.name == "openproject_get_openapi_spec":
                 assert result.is_error and text_of(result).startswith("Error [OPENPROJECT_UNSUPPORTED]:")
@@ -169,7 +196,9 @@ async def test_read_only_mode_hides_and_refuses_write_tools() -> None:
         names = {t.name for t in (await client.list_tools()).tools}
         refused = await client.call_tool("openproject_add_note", {"text": "hi"})
         reading = await client.call_tool("openproject_list_statuses", {})
-    assert "openproject_add_note" not in names and len(names) == 19
+    writers = {spec.name for spec in tools if spec.writes}
+    assert not names & writers and names == {spec.name for spec in tools if not spec.writes}
+    assert len(names) == 21  # the 19, openproject_get_instance and the time entry list
     assert refused.is_error and text_of(refused).startswith("Error [SERVER_READ_ONLY]: ")
     assert not reading.is_error
     async with Client(demo_server(tools=tools, read_only=False)) as client:

@@ -24,7 +24,7 @@ async def test_the_real_client_lists_and_calls_tools_with_a_header_token(mode: s
         tools = (await client.list_tools()).tools
         found = await client.call_tool("openproject_search_wiki_pages", {"query": "onbaording checklist"})
         missing = await client.call_tool("openproject_get_work_package", {"workPackageId": 999_999})
-    assert len(tools) == len(TOOLS) == 19
+    assert len(tools) == len(TOOLS) == 25
     assert not found.is_error and found.structured_content is not None
     assert found.structured_content["elements"][0]["title"] == "Onboarding checklist"
     assert missing.is_error

@@ -26,7 +26,8 @@ from openproject_mcp.adapters.openproject.endpoints import (
 from openproject_mcp.domain.queries import Filter, PageRequest, SortKey
 from tests.conftest import shared_path
 
-IN_SPEC = [e for e in ALL_ENDPOINTS if e.since is None and e is not endpoints.ROOT_SPEC]
+IN_SPEC = [e for e in ALL_ENDPOINTS if e.since is None and e is not endpoints.ROOT_SPEC and e.method == "GET"]
+WRITES = [e for e in ALL_ENDPOINTS if e.method != "GET"]
 
 
 @cache
@@ -55,6 +56,17 @@ def spec_get(template: str) -> dict[str, Any] | None:
 
 def query_parameters(operation: dict[str, Any]) -> set[str]:
     return {p["name"] for p in operation.get("parameters", []) if p.get("in") == "query"}
+
+
+@pytest.mark.parametrize("endpoint", WRITES, ids=lambda e: f"{e.method} {e.template}")
+def test_a_write_endpoint_is_a_path_and_method_of_the_17_3_spec_and_sends_no_parameters(endpoint: Endpoint) -> None:
+    found = [
+        item[endpoint.method.lower()]
+        for path, item in spec()["paths"].items()
+        if shape(path) == shape(endpoint.template) and endpoint.method.lower() in item
+    ]
+    assert found, f"{endpoint.method} /{endpoint.template} is not in the 17.3 spec"
+    assert not endpoint.params and not endpoint.idempotent and endpoint.since is None
 
 
 @pytest.mark.parametrize("endpoint", IN_SPEC, ids=lambda e: e.template)
