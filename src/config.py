@@ -135,6 +135,8 @@ def load_resource_settings(env: Mapping[str, str]) -> ResourceSettings:
             _number(env, "OPENPROJECT_MAX_ATTACHMENT_BYTES", defaults.max_attachment_bytes, 1024, 256 * 1024 * 1024)
         ),
     )
+
+
 # How requests reach the instance ---------------------------------------------------------------
 # (OPENPROJECT_CA_BUNDLE; and the proxy variables every HTTP client reads: HTTPS_PROXY,
 # HTTP_PROXY, ALL_PROXY, NO_PROXY, in either letter case)

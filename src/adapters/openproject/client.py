@@ -671,6 +671,7 @@ class OpenProjectClient:
             ) from None
         self._bytes_read += len(body)
         return body
+
     def _log_request(self, method: str, path: str, params: QueryParams | None, outcome: str, started: float) -> None:
         """One DEBUG line per request sent: method, path, query (secrets redacted), outcome, duration."""
         if not _log.isEnabledFor(logging.DEBUG):
