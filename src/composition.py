@@ -495,6 +495,8 @@ class Application:
                 client_secret=signin.client_secret,
                 redirect_uri=signin.callback_url,
                 timeout_seconds=self.settings.timeout_seconds,
+                proxy=self.settings.network.proxy.url,
+                ca_bundle=str(self.settings.network.ca_bundle) if self.settings.network.ca_bundle else None,
             )
         )
         return store, upstream

@@ -3,6 +3,7 @@ exempts the host, and over HTTPS trusting OPENPROJECT_CA_BUNDLE besides the syst
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,9 @@ from mcp import Client
 from openproject_mcp.adapters.fixture import load_demo_dataset
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.composition import Application
-from openproject_mcp.config import ConfigurationError, load_settings
-from tests.support.fake_openproject import FakeOpenProject
+from openproject_mcp.config import ConfigurationError, load_settings, load_signin_settings
+from openproject_mcp.ports.signin import GrantRefusedError, ProviderUnavailableError
+from tests.support.fake_openproject import FakeOAuth, FakeOpenProject
 from tests.support.network import ForwardingProxy, self_signed_certificate, server_context
 
 TOKEN = "network-token-81c2"
@@ -83,3 +85,48 @@ async def test_https_through_the_proxy_tunnels_and_trusts_the_bundle(tmp_path: P
         failed, text = await list_projects({**env, "OPENPROJECT_CA_BUNDLE": str(cert)})
         assert not failed, text
     assert f"openproject.invalid:{port}" in proxy.targets  # CONNECT, not a direct connection
+
+
+SIGNIN = {
+    "OPENPROJECT_OAUTH_CLIENT_ID": "mcp-app",
+    "OPENPROJECT_OAUTH_CLIENT_SECRET": "mcp-app-secret-5e1f",
+    "OPENPROJECT_PUBLIC_URL": "https://mcp.example.com",
+}
+
+
+async def refused_refresh(env: dict[str, str]) -> type[Exception]:
+    """What a refresh with an unknown refresh token ends in, through the sign-in's own sessions."""
+    settings = load_settings({"OPENPROJECT_API_KEY": TOKEN, **env})
+    signin = load_signin_settings({**SIGNIN, "OPENPROJECT_OAUTH_ENCRYPTION_KEY": base64.b64encode(b"k" * 32).decode()})
+    assert signin is not None
+    app = Application(settings)
+    try:
+        _, upstream = app.signin_parts(signin)
+        try:
+            await upstream.refresh("no-such-refresh-token")
+        except (GrantRefusedError, ProviderUnavailableError) as exc:
+            return type(exc)
+    finally:
+        await app.aclose()
+    raise AssertionError("an unknown refresh token was accepted")
+
+
+async def test_sign_in_reaches_openproject_the_way_the_tools_do_through_the_proxy_and_the_ca_bundle(
+    tmp_path: Path,
+) -> None:
+    cert, key = self_signed_certificate(tmp_path)
+    oauth = FakeOAuth()
+    oauth.register(SIGNIN["OPENPROJECT_OAUTH_CLIENT_ID"], SIGNIN["OPENPROJECT_OAUTH_CLIENT_SECRET"], "https://x/cb")
+    async with (
+        FakeOpenProject({TOKEN: load_demo_dataset()}, ssl_context=server_context(cert, key), oauth=oauth) as fake,
+        ForwardingProxy() as proxy,
+    ):
+        # OpenProject answered (and refused the grant): the TLS handshake trusted the bundle.
+        assert await refused_refresh({"OPENPROJECT_BASE_URL": fake.base_url}) is ProviderUnavailableError
+        assert oauth.token_requests == []
+        bundle = {"OPENPROJECT_BASE_URL": fake.base_url, "OPENPROJECT_CA_BUNDLE": str(cert)}
+        assert await refused_refresh(bundle) is GrantRefusedError
+        assert oauth.token_requests == ["refresh_token"]
+        via_proxy = {**bundle, "HTTPS_PROXY": proxy.url}
+        assert await refused_refresh(via_proxy) is GrantRefusedError
+        assert proxy.targets, "the token request went through the proxy"

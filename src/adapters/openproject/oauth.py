@@ -16,6 +16,7 @@ from urllib.parse import urlencode
 
 import aiohttp
 
+from openproject_mcp.adapters.openproject.network import tls_context
 from openproject_mcp.ports.signin import (
     GrantRefusedError,
     OpenProjectAuthorization,
@@ -40,6 +41,9 @@ class OAuthApplication:
     client_secret: str = field(repr=False)
     redirect_uri: str
     timeout_seconds: float = 30.0
+    # The same network path as the tools' requests: the proxy chosen for the instance, the CA bundle.
+    proxy: str | None = None
+    ca_bundle: str | None = None
 
 
 class AiohttpOpenProjectAuthorization(OpenProjectAuthorization):
@@ -88,6 +92,8 @@ class AiohttpOpenProjectAuthorization(OpenProjectAuthorization):
     def _session(self) -> aiohttp.ClientSession:
         return aiohttp.ClientSession(
             base_url=self._app.base_url,
+            connector=aiohttp.TCPConnector(ssl=tls_context(self._app.ca_bundle)),
+            proxy=self._app.proxy,
             headers={"Accept": "application/json"},
             timeout=aiohttp.ClientTimeout(total=self._app.timeout_seconds),
         )
