@@ -6,8 +6,10 @@ with the real MCP client over stdio, exactly as Claude Desktop or Cursor would.
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -111,7 +113,7 @@ async def run() -> None:
                     await _print_outcomes(client, result.structured_content or {})
             print()
         await _writes(client, len(STEPS))
-    print('Try it yourself:  openproject-mcp call openproject_search_meetings \'{"query": "budget"}\' --demo')
+    print(f'Try it yourself:  {_command()} call openproject_search_meetings \'{{"query": "budget"}}\' --demo')
     print("Connect a client: see README.md (Claude Desktop, Claude Code, Cursor, VS Code, Zed).")
 
 
@@ -158,6 +160,14 @@ async def _writes(client: Client, done: int) -> None:
                 f" (lockVersion {data.get('lockVersion')})"
             )
         print()
+
+
+def _command() -> str:
+    """How to run the command from here: by name when it is on PATH, else beside this Python (a venv)."""
+    if shutil.which("openproject-mcp"):
+        return "openproject-mcp"
+    beside = Path(sys.executable).with_name("openproject-mcp")
+    return str(beside) if beside.exists() else f"{sys.executable} -m openproject_mcp"
 
 
 def main() -> None:
