@@ -9,13 +9,15 @@ next attempt can be right; nothing is sent to OpenProject before the name is set
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Protocol, TypeVar
 
 from openproject_mcp.domain.errors import InvalidArgumentError
 from openproject_mcp.domain.search.normalize import fold_for_containment
 
 MAX_LISTED = 12
+
+N = TypeVar("N")
 
 
 class Named(Protocol):
@@ -26,8 +28,22 @@ class Named(Protocol):
     def name(self) -> str: ...
 
 
+_GERMAN = (("ae", "a"), ("oe", "o"), ("ue", "u"))
+
+
 def fold_name(text: str) -> str:
-    return fold_for_containment(text)
+    """A name as names are compared: case, accents and spacing folded (the search's folding), and
+    German transliterations read as the letter (*Mueller* = *Müller*)."""
+    folded = fold_for_containment(text)
+    for pair, letter in _GERMAN:
+        folded = folded.replace(pair, letter)
+    return folded
+
+
+def named(value: str, candidates: Sequence[N], names: Callable[[N], Sequence[str]]) -> list[N]:
+    """The candidates one of whose ``names`` is ``value`` once folded (``fold_name``)."""
+    wanted = fold_name(value)
+    return [c for c in candidates if any(fold_name(n) == wanted for n in names(c))]
 
 
 def resolve_name(value: str, candidates: Sequence[Named], *, argument: str, what: str, listing: str) -> int:
@@ -36,10 +52,9 @@ def resolve_name(value: str, candidates: Sequence[Named], *, argument: str, what
     ``argument`` is the argument's name, ``what`` what the candidates are ("status"),
     ``listing`` the tool that lists them, for the hint.
     """
-    wanted = fold_name(value)
-    if not wanted:
+    if not fold_name(value):
         raise InvalidArgumentError(f"{argument} must be a {what} id or name, got a blank string.")
-    exact = [c for c in candidates if fold_name(c.name) == wanted]
+    exact = named(value, candidates, lambda c: (c.name,))
     if len(exact) == 1:
         return exact[0].id
     if len(exact) > 1:

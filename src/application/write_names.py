@@ -1,8 +1,9 @@
 """Turning what the model wrote (names, ``me``, logins, display ids, ``1.5`` or ``PT1H30M``) into ids.
 
-A name matches case- and accent-insensitively (the search normalisation: *José* = *jose*,
-*In Progress* = *in progress*; *Müller* = *Mueller*). Exactly one candidate must match: none or several is
-``INVALID_ARGUMENT`` listing the closest valid values, raised before any write is sent.
+A name matches as :func:`names.fold_name` compares names (*José* = *jose*, *In Progress* =
+*in progress*, *Müller* = *Mueller*), the same rule as the read tools' names. Exactly one
+candidate must match: none or several is ``INVALID_ARGUMENT`` listing the closest valid values,
+raised before any write is sent.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from openproject_mcp.application.arguments import positive_id
-from openproject_mcp.application.names import fold_name
+from openproject_mcp.application.names import fold_name, named
 from openproject_mcp.domain.durations import parse_hours
 from openproject_mcp.domain.entities import User
 from openproject_mcp.domain.errors import InvalidArgumentError
@@ -31,25 +32,13 @@ class Choice:
     aliases: tuple[str, ...] = ()
 
 
-_GERMAN = (("ae", "a"), ("oe", "o"), ("ue", "u"))
-
-
-def _fold(text: str) -> str:
-    """The read tools' folding of names (:func:`names.fold_name`: case, accents, spacing), with German
-    transliterations read as the letter (*Mueller* = *Müller*)."""
-    folded = fold_name(text)
-    for pair, letter in _GERMAN:
-        folded = folded.replace(pair, letter)
-    return folded
-
-
 def closest(wanted: str, choices: Sequence[Choice], limit: int = SHOWN) -> list[str]:
     """The display names of the choices nearest to ``wanted``, nearest first, then the others."""
-    folded = _fold(wanted)
+    folded = fold_name(wanted)
     scored = sorted(
         choices,
         key=lambda c: (
-            -max(difflib.SequenceMatcher(None, folded, _fold(n)).ratio() for n in (c.name, *c.aliases)),
+            -max(difflib.SequenceMatcher(None, folded, fold_name(n)).ratio() for n in (c.name, *c.aliases)),
             c.name,
         ),
     )
@@ -70,10 +59,9 @@ def choose(argument: str, value: int | str, choices: Sequence[Choice], what: str
             f"{argument}: {wanted_id} is not the id of one of the {what} allowed here.",
             hint=f"Valid values: {', '.join(closest(str(wanted_id), choices))}.",
         )
-    folded = _fold(value)
-    if not folded:
+    if not fold_name(value):
         raise InvalidArgumentError(f"{argument} must not be blank.")
-    matches = [c for c in choices if folded in (_fold(n) for n in (c.name, *c.aliases))]
+    matches = named(value, choices, lambda c: (c.name, *c.aliases))
     if len(matches) == 1:
         return matches[0].id
     if matches:

@@ -21,7 +21,7 @@ from typing import Any
 
 from openproject_mcp.application.arguments import page_request, positive_id
 from openproject_mcp.application.caching import EnrichmentCache
-from openproject_mcp.application.presenters import activity_view, work_package_detail
+from openproject_mcp.application.presenters import activity_view, derive, work_package_detail
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.views import envelope
 from openproject_mcp.application.work_packages import work_package_ref
@@ -469,17 +469,7 @@ class LogTimeRequest:
 
 
 def time_entry_view(entry: TimeEntry) -> TimeEntryView:
-    return TimeEntryView(
-        id=entry.id,
-        hours=entry.hours,
-        spent_on=entry.spent_on,
-        project=entry.project,
-        user=entry.user,
-        activity=entry.activity.name if entry.activity else None,
-        work_package=entry.work_package,
-        comment=entry.comment,
-        created_at=entry.created_at,
-    )
+    return derive(TimeEntryView, entry, activity=entry.activity.name if entry.activity else None)
 
 
 class LogTime(WriteUseCase):
