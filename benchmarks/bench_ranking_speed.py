@@ -171,6 +171,7 @@ def work_package_search(
     workload: Workload,
     loop: asyncio.AbstractEventLoop,
     prepared: tuple[tuple[WorkPackage, ...], dict[int, tuple[str, ...]]],
+    tokens: TokenStore | None = None,
 ) -> PipelineResult[WorkPackage, tuple[str, ...]]:
     records, comments = prepared
 
@@ -184,6 +185,7 @@ def work_package_search(
         version=lambda w: w.updated_at.isoformat() if w.updated_at else "",
         recency=lambda w: w.updated_at,
         enrich=enrich,
+        tokens=tokens,
     )
     return loop.run_until_complete(run_search(spec, records, workload.query, "fuzzy"))
 
@@ -285,9 +287,25 @@ def against_baseline(
         f"  against the code before ADR 0016 ({baseline.BASELINE_COMMIT[:7]}), {BASELINE_ROUNDS} interleaved rounds, "
         "median wall ms, old -> now:"
     )
-    names = ("page: 250 shallow + 25 deep", "work package search: 250 candidates, 25 enriched")
-    new_runs = (lambda: rank_page(workload), lambda: work_package_search(workload, loop, prepared))
-    for name, old, new in zip(names, old_runs, new_runs, strict=True):
+    # A first search tokenises every text; a repeated one (the same records, any query) finds
+    # their token values in the tenant's token cache, as the search tools do.
+    page_tokens = TokenCache(TenantCaches(), "tenant:benchmark")
+    search_tokens = TokenCache(TenantCaches(), "tenant:benchmark")
+    runs = (
+        ("page, first search: 250 shallow + 25 deep", old_runs[0], lambda: rank_page(workload)),
+        ("page, repeated search (token values cached)", old_runs[0], lambda: rank_page(workload, page_tokens)),
+        (
+            "work package search, first: 250 candidates, 25 enriched",
+            old_runs[1],
+            lambda: work_package_search(workload, loop, prepared),
+        ),
+        (
+            "work package search, repeated (token values cached)",
+            old_runs[1],
+            lambda: work_package_search(workload, loop, prepared, search_tokens),
+        ),
+    )
+    for name, old, new in runs:
         before, after = interleaved(old, new, BASELINE_ROUNDS)
         ratio = after / before
         verdict_text = "PASS" if ratio <= BASELINE_TARGET else "MISS"

@@ -36,14 +36,31 @@ def tenant_key(instance: str, credential: str) -> str:
 
 
 class TtlLruCache(Generic[K, V]):
-    """A least-recently-used cache whose entries also expire after ``ttl_seconds``."""
+    """A least-recently-used cache whose entries also expire after ``ttl_seconds``.
 
-    def __init__(self, max_entries: int, ttl_seconds: float, clock: Clock = time.monotonic) -> None:
+    With ``weigh``, the entries' total weight (what ``weigh`` says each value costs) is held
+    under ``max_weight`` too, least recently used out first.
+    """
+
+    def __init__(
+        self,
+        max_entries: int,
+        ttl_seconds: float,
+        clock: Clock = time.monotonic,
+        *,
+        weigh: Callable[[V], int] | None = None,
+        max_weight: int | None = None,
+    ) -> None:
         if max_entries < 1:
             raise ValueError("max_entries must be at least 1")
+        if (weigh is None) != (max_weight is None):
+            raise ValueError("weigh and max_weight go together")
         self._max_entries = max_entries
         self._ttl = ttl_seconds
         self._clock = clock
+        self._weigh = weigh
+        self._max_weight = max_weight
+        self._weight = 0
         self._entries: OrderedDict[K, tuple[float, V]] = OrderedDict()
 
     def get(self, key: K) -> V | None:
@@ -52,16 +69,34 @@ class TtlLruCache(Generic[K, V]):
             return None
         stored_at, value = entry
         if self._clock() - stored_at > self._ttl:
-            del self._entries[key]
+            self._drop(key)
             return None
         self._entries.move_to_end(key)
         return value
 
     def put(self, key: K, value: V) -> None:
+        weigh = self._weigh
+        if weigh is not None:
+            self._drop(key)
+            self._weight += weigh(value)
         self._entries[key] = (self._clock(), value)
         self._entries.move_to_end(key)
-        while len(self._entries) > self._max_entries:
-            self._entries.popitem(last=False)
+        while len(self._entries) > self._max_entries or (
+            self._max_weight is not None and self._weight > self._max_weight and len(self._entries) > 1
+        ):
+            _, (_, evicted) = self._entries.popitem(last=False)
+            if weigh is not None:
+                self._weight -= weigh(evicted)
+
+    def _drop(self, key: K) -> None:
+        entry = self._entries.pop(key, None)
+        if entry is not None and self._weigh is not None:
+            self._weight -= self._weigh(entry[1])
+
+    @property
+    def weight(self) -> int:
+        """The entries' total weight (0 without ``weigh``)."""
+        return self._weight
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -73,7 +108,7 @@ class TtlLruCache(Generic[K, V]):
         """Drop every entry whose key satisfies ``predicate``; how many were dropped."""
         doomed = [key for key in self._entries if predicate(key)]
         for key in doomed:
-            del self._entries[key]
+            self._drop(key)
         return len(doomed)
 
 
@@ -130,8 +165,10 @@ class CacheSettings:
     wiki_id_ttl_seconds: float = 86_400.0
     spec_entries: int = 16
     spec_ttl_seconds: float = 3600.0
-    # Token values of searched texts; a 2 KB description holds about 350 tokens.
-    token_entries: int = 5_000
+    # Token values of searched texts, short ones too; a 2 KB description holds about 350
+    # tokens, a subject 5 to 15. The tokens held are bounded as well (about 60 bytes each).
+    token_entries: int = 20_000
+    token_values: int = 1_000_000
     token_ttl_seconds: float = 600.0
 
 
@@ -158,8 +195,8 @@ class TenantCaches:
         self.spec: TtlLruCache[str, dict[str, object]] = TtlLruCache(
             settings.spec_entries, settings.spec_ttl_seconds, clock
         )
-        self.tokens: TtlLruCache[tuple[str, bytes], tuple[str, ...]] = TtlLruCache(
-            settings.token_entries, settings.token_ttl_seconds, clock
+        self.tokens: TtlLruCache[tuple[str, str], tuple[str, ...]] = TtlLruCache(
+            settings.token_entries, settings.token_ttl_seconds, clock, weigh=len, max_weight=settings.token_values
         )
 
     async def shared_get(self, name: str, key: str, tp: Any) -> object | None:
@@ -176,32 +213,24 @@ class TenantCaches:
 class TokenCache:
     """One tenant's token values of searched texts (subjects, descriptions, comments, agendas).
 
-    Keyed by a digest of the text itself: a record's field at one version is one text, so the
-    key changes exactly when the content does, and the cache never holds the text. Tokenising
-    is the same pure function for every tenant, but the key is tenant-scoped all the same, so
-    the cache says nothing about what another tenant searched. Texts under
-    ``MIN_CACHED_LENGTH`` characters (subjects, titles) are tokenised as fast as they are hashed,
-    so they are not kept.
+    Keyed by the text itself under the tenant's key: a record's field at one version is one
+    text, so the key changes exactly when the content does. Looking a text up costs a hash of
+    it (kept by the string once computed) and, on a hit, one comparison, a small fraction of
+    tokenising it again, so every text is kept, the shortest too. Tokenising is the same pure
+    function for every tenant, but the key is tenant-scoped all the same, so the cache says
+    nothing about what another tenant searched. The cache holds the texts it was asked about
+    for as long as their entries live (bounded in number and in age, like every cache here).
     """
-
-    MIN_CACHED_LENGTH = 200
 
     def __init__(self, caches: TenantCaches, tenant: str) -> None:
         self._store = caches.tokens
         self._tenant = tenant
 
-    @staticmethod
-    def _digest(text: str) -> bytes:
-        return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-
     def get(self, text: str) -> Sequence[str] | None:
-        if len(text) < self.MIN_CACHED_LENGTH:
-            return None
-        return self._store.get((self._tenant, self._digest(text)))
+        return self._store.get((self._tenant, text))
 
     def put(self, text: str, values: Sequence[str]) -> None:
-        if len(text) >= self.MIN_CACHED_LENGTH:
-            self._store.put((self._tenant, self._digest(text)), tuple(values))
+        self._store.put((self._tenant, text), tuple(values))
 
 
 class EnrichmentCache(Generic[V]):

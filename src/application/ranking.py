@@ -25,12 +25,14 @@ from typing import Final, TypeVar
 
 from openproject_mcp.domain.search import (
     DEFAULT_MIN_SCORE,
+    Extracted,
     Field,
     MatchMode,
     QueryScorer,
     Ranked,
     Ranking,
     TokenStore,
+    extract_texts,
     query_tokens,
     rank_records,
 )
@@ -47,6 +49,8 @@ RANKING_THREADS: Final = 1
 # Below this much text to tokenise a call is ranked in place: the hop to a thread (two wake-ups,
 # each a scheduling delay on a busy machine) would cost more than it saves.
 INLINE_CHARACTERS: Final = 20_000
+# Texts already tokenised still cost matching: past this many records a call leaves the loop.
+INLINE_RECORDS: Final = 500
 
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
@@ -156,7 +160,7 @@ async def _run_bounded(
     If the caller is cancelled (its deadline passed), the thread still finishes this bounded
     piece of work, and its result is dropped.
     """
-    if _text_size(candidates, fields, known) <= INLINE_CHARACTERS:
+    if len(candidates) <= INLINE_RECORDS and _text_size(candidates, fields, known) <= INLINE_CHARACTERS:
         return work()
     return await asyncio.get_running_loop().run_in_executor(_executor(), work)
 
@@ -212,14 +216,33 @@ async def rank_with(
     threads at once.
     """
     candidates = list(records)
-    bounded = [_bounded(source, limits) for source in fields]
-    work = functools.partial(
-        scorer.rank,
-        candidates,
-        bounded,
-        key=key,
-        min_score=min_score,
-        weight_scale=weight_scale,
-        details=details,
-    )
-    return await _run_bounded(candidates, fields, work, scorer.knows)
+
+    def read() -> Extracted[T]:
+        texts = extract_texts(candidates, fields, max_characters=MAX_SCORED_CHARACTERS, max_items=MAX_SCORED_ITEMS)
+        if limits is not None and (texts.texts_cut or texts.lists_cut):
+            limits._count(texts.texts_cut, texts.lists_cut)
+        return texts
+
+    def work(texts: Extracted[T] | None = None) -> Ranking[T]:
+        return scorer.rank(
+            candidates,
+            fields,
+            key=key,
+            min_score=min_score,
+            weight_scale=weight_scale,
+            details=details,
+            extracted=texts if texts is not None else read(),
+        )
+
+    loop = asyncio.get_running_loop()
+    if len(candidates) > INLINE_RECORDS:
+        return await loop.run_in_executor(_executor(), work)
+    # Read once, here: what the scorer (or its store) has tokenised already costs no tokenising.
+    texts = read()
+    unknown = 0
+    for text in texts.distinct:
+        if not scorer.knows(text):
+            unknown += len(text)
+            if unknown > INLINE_CHARACTERS:
+                return await loop.run_in_executor(_executor(), work, texts)
+    return work(texts)

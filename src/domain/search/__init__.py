@@ -9,6 +9,7 @@ from openproject_mcp.domain.search.distance import bounded_distance
 from openproject_mcp.domain.search.normalize import Token, normalize, query_tokens, tokenize
 from openproject_mcp.domain.search.rank import (
     DEFAULT_MIN_SCORE,
+    Extracted,
     Field,
     FieldMatch,
     FieldScore,
@@ -18,6 +19,7 @@ from openproject_mcp.domain.search.rank import (
     Ranked,
     Ranking,
     TokenStore,
+    extract_texts,
     rank_records,
     score_field,
 )
@@ -32,6 +34,7 @@ __all__ = [
     "SNIPPET_LEAD",
     "SNIPPET_LENGTH",
     "STEM_SCORE",
+    "Extracted",
     "Field",
     "FieldMatch",
     "FieldScore",
@@ -43,6 +46,7 @@ __all__ = [
     "Token",
     "TokenStore",
     "bounded_distance",
+    "extract_texts",
     "normalize",
     "query_tokens",
     "rank_records",

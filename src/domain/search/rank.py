@@ -47,6 +47,7 @@ from openproject_mcp.domain.search.snippet import snippet
 __all__ = [
     "DEFAULT_MIN_SCORE",
     "MIN_FUZZY_QUERY_LENGTH",
+    "Extracted",
     "Field",
     "FieldMatch",
     "FieldScore",
@@ -56,6 +57,7 @@ __all__ = [
     "Ranked",
     "Ranking",
     "TokenStore",
+    "extract_texts",
     "rank_records",
     "score_field",
 ]
@@ -226,6 +228,9 @@ class QueryScorer:
         terms = self._plan.terms
         self._terms = terms
         self._values: dict[str, Sequence[str]] = {}
+        # Token values ``knows`` took from the store, not yet learned into the vocabulary.
+        self._fetched: dict[str, Sequence[str]] = {}
+        self._absent: set[str] = set()  # texts the store was asked for and lacked
         self._vocabulary: set[str] = set()
         self._strong: list[dict[str, float]] = [{} for _ in terms]
         self._weak: list[dict[str, float]] = [{} for _ in terms]
@@ -256,8 +261,18 @@ class QueryScorer:
         return tuple(term.text for term in self._terms)
 
     def knows(self, text: str) -> bool:
-        """Whether this scorer has tokenised ``text`` already (ranking it again costs no tokenising)."""
-        return text in self._values
+        """Whether ranking ``text`` costs no tokenising: this scorer has its token values already,
+        or its store had them (they are taken from there now)."""
+        if text in self._values or text in self._fetched:
+            return True
+        if self._store is None or text in self._absent:
+            return False
+        stored = self._store.get(text)
+        if stored is None:
+            self._absent.add(text)
+            return False
+        self._fetched[text] = stored
+        return True
 
     def rank(
         self,
@@ -269,21 +284,27 @@ class QueryScorer:
         weight_scale: float | None = None,
         limit: int | None = None,
         details: bool = True,
+        extracted: Extracted[T] | None = None,
     ) -> Ranking[T]:
         """Rank ``records``; with ``details`` false, hits carry no matches or snippets (cheaper,
-        for a ranking that only orders work, like the pipeline's first phase)."""
+        for a ranking that only orders work, like the pipeline's first phase).
+
+        ``extracted`` is what :func:`extract_texts` read of these records and fields, when the
+        caller has read it already (``records`` is then ignored).
+        """
         if limit is not None and limit < 0:
             raise ValueError(f"limit must be >= 0, got {limit}")
         scale = _scale(fields, weight_scale)
-        candidates = list(records)
+        texts = extracted if extracted is not None else extract_texts(records, fields)
+        candidates = texts.records
         unmatched: tuple[str, ...] = ()
         ordered: list[tuple[Ranked[T], float]]
         if not self._needle:
             ordered = [(Ranked(record, 0.0, ()), 0.0) for record in candidates]
         elif self._containment:
-            ordered = [(entry, entry.score) for entry in _rank_containment(candidates, self._needle, fields, scale)]
+            ordered = [(entry, entry.score) for entry in _rank_containment(texts, self._needle, fields, scale)]
         else:
-            ordered, unmatched = self._rank_terms(candidates, fields, scale, min_score, details)
+            ordered, unmatched = self._rank_terms(texts, fields, scale, min_score, details)
         # Equal scores are ordered by the score before the cap at 1 (a verbatim phrase above the
         # same words reordered), then by key.
         ordered.sort(key=lambda entry: (-entry[0].score, -entry[1], key(entry[0].record)))
@@ -296,7 +317,9 @@ class QueryScorer:
         found = self._values.get(text)
         if found is not None:
             return found
-        stored = self._store.get(text) if self._store is not None else None
+        stored = self._fetched.pop(text, None)
+        if stored is None and self._store is not None and text not in self._absent:
+            stored = self._store.get(text)
         if stored is None:
             stored = token_values(text)
             if self._store is not None:
@@ -525,9 +548,9 @@ class QueryScorer:
     # ------------------------------------------------------------------ record level
 
     def _rank_terms(
-        self, records: list[T], fields: Sequence[Field[T]], scale: float, min_score: float, details: bool = True
+        self, read: Extracted[T], fields: Sequence[Field[T]], scale: float, min_score: float, details: bool = True
     ) -> tuple[list[tuple[Ranked[T], float]], tuple[str, ...]]:
-        extracted, distinct = _extract(records, fields)
+        records, extracted, distinct = read.records, read.per_record, read.distinct
         self._learn(distinct)
         count = len(self._terms)
         # Every distinct text matched once: its match and effective best per term. Most texts
@@ -774,15 +797,38 @@ def _scale(fields: Sequence[Field[T]], weight_scale: float | None) -> float:
 
 _NO_TEXT: tuple[bool, Sequence[str]] = (False, ())
 
+# Per record: ``(is it a list, its texts)`` of each field, and all its texts in one tuple.
+_RecordTexts = tuple[list[tuple[bool, Sequence[str]]], tuple[str, ...]]
 
-def _extract(
-    records: list[T], fields: Sequence[Field[T]]
-) -> tuple[list[tuple[list[tuple[bool, Sequence[str]]], tuple[str, ...]]], list[str]]:
-    """Per record, ``_texts`` of each field and all its texts in one tuple; and the distinct
-    non-empty texts in order of first use."""
+
+@dataclass(frozen=True, slots=True)
+class Extracted(Generic[T]):
+    """The texts of some records' fields, read once (see :func:`extract_texts`)."""
+
+    records: list[T]
+    per_record: list[_RecordTexts]
+    distinct: list[str]
+    """The distinct non-empty texts, in order of first use."""
+    texts_cut: int = 0
+    """Texts (a field's, or one element of a list field) cut to ``max_characters``."""
+    lists_cut: int = 0
+    """List fields cut to ``max_items`` elements."""
+
+
+def extract_texts(
+    records: Iterable[T],
+    fields: Sequence[Field[T]],
+    *,
+    max_characters: int | None = None,
+    max_items: int | None = None,
+) -> Extracted[T]:
+    """Read every field of every record once, each text cut to ``max_characters`` and each list
+    field to its first ``max_items`` elements; what was cut is counted."""
+    candidates = list(records)
     extracts = [field.extract for field in fields]
-    extracted: list[tuple[list[tuple[bool, Sequence[str]]], tuple[str, ...]]] = []
-    for record in records:
+    per_record: list[_RecordTexts] = []
+    texts_cut = lists_cut = 0
+    for record in candidates:
         per_field: list[tuple[bool, Sequence[str]]] = []
         flat: tuple[str, ...] = ()
         for extract in extracts:
@@ -790,25 +836,27 @@ def _extract(
             if raw is None:
                 per_field.append(_NO_TEXT)
             elif isinstance(raw, str):
+                if max_characters is not None and len(raw) > max_characters:
+                    raw = raw[:max_characters]
+                    texts_cut += 1
                 per_field.append((False, (raw,)))
                 flat += (raw,)
             else:
+                if max_items is not None and len(raw) > max_items:
+                    raw = raw[:max_items]
+                    lists_cut += 1
+                if max_characters is not None:
+                    limit = max_characters
+                    long_ones = sum(1 for item in raw if len(item) > limit)
+                    if long_ones:
+                        raw = [item[:limit] for item in raw]
+                        texts_cut += long_ones
                 per_field.append((True, raw))
                 flat += tuple(raw)
-        extracted.append((per_field, flat))
-    seen = dict.fromkeys(chain.from_iterable(flat for _, flat in extracted))
+        per_record.append((per_field, flat))
+    seen = dict.fromkeys(chain.from_iterable(flat for _, flat in per_record))
     seen.pop("", None)
-    return extracted, list(seen)
-
-
-def _texts(field: Field[T], record: T) -> tuple[bool, Sequence[str]]:
-    """(is the field list-valued, its texts); a bare string is one text, not a character list."""
-    raw = field.extract(record)
-    if raw is None:
-        return False, ()
-    if isinstance(raw, str):
-        return False, (raw,)
-    return True, raw
+    return Extracted(candidates, per_record, list(seen), texts_cut, lists_cut)
 
 
 def _first_whole_word(lowered: str, word: str) -> int:
@@ -822,7 +870,9 @@ def _first_whole_word(lowered: str, word: str) -> int:
     return len(lowered)
 
 
-def _rank_containment(records: list[T], needle: str, fields: Sequence[Field[T]], scale: float) -> list[Ranked[T]]:
+def _rank_containment(
+    extracted: Extracted[T], needle: str, fields: Sequence[Field[T]], scale: float
+) -> list[Ranked[T]]:
     """Exact mode and very short queries: a field scores 1 when it contains the folded query."""
     folded: dict[str, bool] = {}
 
@@ -836,10 +886,10 @@ def _rank_containment(records: list[T], needle: str, fields: Sequence[Field[T]],
         return snippet(text, [locate_folded(text, needle)]) or None
 
     ranked: list[Ranked[T]] = []
-    for record in records:
+    for record, (per_field, _) in zip(extracted.records, extracted.per_record, strict=True):
         weighted: list[tuple[float, int, FieldMatch]] = []
         for position, field in enumerate(fields):
-            is_list, texts = _texts(field, record)
+            is_list, texts = per_field[position]
             indexes = [index for index, text in enumerate(texts) if text and contains(text)]
             if not indexes:
                 continue

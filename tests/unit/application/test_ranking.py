@@ -6,7 +6,9 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from openproject_mcp.application.caching import TenantCaches, TokenCache
 from openproject_mcp.application.ranking import (
+    INLINE_RECORDS,
     MAX_QUERY_WORDS,
     MAX_SCORED_CHARACTERS,
     RankingLimits,
@@ -92,24 +94,72 @@ async def test_a_search_with_a_long_query_notes_what_was_left_out(tmp_path: Path
 
 
 async def test_texts_the_search_has_tokenised_already_do_not_send_a_ranking_to_the_worker_thread() -> None:
+    # The fields are read on the loop; the ranking (which sorts by ``key``) runs where it is sent.
     threads: set[str] = set()
 
-    def body(note: Note) -> str:
+    def key(note: Note) -> int:
         threads.add(threading.current_thread().name)
-        return note.body
+        return note.id
 
-    fields: tuple[Field[Note], ...] = (Field("body", 1.0, body),)
+    fields: tuple[Field[Note], ...] = (Field("body", 1.0, lambda note: note.body),)
     big = [Note(i, "t", f"{i} {FILLER * 40}") for i in range(1, 40)]
     scorer = query_scorer("consectetur", "fuzzy")
-    first = await rank_with(scorer, big, fields, key=lambda n: n.id)
-    assert any(name.startswith("ranking") for name in threads)
+    first = await rank_with(scorer, big, fields, key=key)
+    assert threads and all(name.startswith("ranking") for name in threads)
     threads.clear()
     # The same texts again (the final ranking of a search re-reads the first one's): in place.
-    second = await rank_with(scorer, big, fields, key=lambda n: n.id)
+    second = await rank_with(scorer, big, fields, key=key)
     assert threads == {threading.current_thread().name}
     assert second.hits == first.hits
     # New text of the same size goes to the worker thread again.
     threads.clear()
     fresh = [Note(i, "t", f"{i} fresh {FILLER * 40}") for i in range(1, 40)]
-    await rank_with(scorer, fresh, fields, key=lambda n: n.id)
-    assert any(name.startswith("ranking") for name in threads)
+    await rank_with(scorer, fresh, fields, key=key)
+    assert threads and all(name.startswith("ranking") for name in threads)
+
+
+async def test_a_later_search_over_texts_in_the_token_cache_ranks_in_place_and_alike() -> None:
+    threads: set[str] = set()
+
+    def key(note: Note) -> int:
+        threads.add(threading.current_thread().name)
+        return note.id
+
+    fields: tuple[Field[Note], ...] = (Field("body", 1.0, lambda note: note.body),)
+    big = [Note(i, "t", f"{i} {FILLER * 40}") for i in range(1, 40)]
+    caches = TenantCaches()
+    first = await rank_with(
+        query_scorer("consectetur", "fuzzy", store=TokenCache(caches, "tenant:a")), big, fields, key=key
+    )
+    assert threads and all(name.startswith("ranking") for name in threads)
+    threads.clear()
+    # A new search (a new scorer, another query) of the same tenant finds the token values kept.
+    later = query_scorer("adipiscing", "fuzzy", store=TokenCache(caches, "tenant:a"))
+    warm = await rank_with(later, big, fields, key=key)
+    assert threads == {threading.current_thread().name}
+    cold = await rank_with(query_scorer("adipiscing", "fuzzy"), big, fields, key=lambda n: n.id)
+    assert warm.hits == cold.hits and warm.hits
+    assert first.hits
+    # Another tenant's search does not see them: it tokenises on the worker thread.
+    threads.clear()
+    await rank_with(query_scorer("adipiscing", "fuzzy", store=TokenCache(caches, "tenant:b")), big, fields, key=key)
+    assert threads and all(name.startswith("ranking") for name in threads)
+
+
+async def test_many_records_leave_the_loop_even_when_their_texts_are_known() -> None:
+    threads: set[str] = set()
+
+    def key(note: Note) -> int:
+        threads.add(threading.current_thread().name)
+        return note.id
+
+    fields: tuple[Field[Note], ...] = (Field("title", 1.0, lambda note: note.title),)
+    many = [Note(i, f"budget {i}", "") for i in range(1, INLINE_RECORDS + 2)]
+    few = many[:INLINE_RECORDS]
+    scorer = query_scorer("budget", "fuzzy")
+    await rank_with(scorer, few, fields, key=key)
+    assert threads == {threading.current_thread().name}
+    threads.clear()
+    ranked = await rank_with(scorer, many, fields, key=key)
+    assert threads and all(name.startswith("ranking") for name in threads)
+    assert len(ranked.hits) == INLINE_RECORDS + 1

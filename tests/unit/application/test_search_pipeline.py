@@ -9,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from openproject_mcp.application.caching import EnrichmentCache, TenantCaches, tenant_key
+from openproject_mcp.application.caching import (
+    CacheSettings,
+    EnrichmentCache,
+    TenantCaches,
+    TokenCache,
+    TtlLruCache,
+    tenant_key,
+)
 from openproject_mcp.application.search_pipeline import (
     Enriched,
     PipelineSettings,
@@ -313,7 +320,6 @@ async def test_a_search_tokenises_and_matches_every_text_once() -> None:
 async def test_the_token_cache_changes_nothing_but_the_work() -> None:
     caches = TenantCaches()
     cache: EnrichmentCache[str] = EnrichmentCache(caches, tenant_key("https://op.example", "t"), "comments")
-    # Long enough (over 200 characters) for the token cache to keep them.
     comments = {i: f"comment {i}: the approvals for the budget are late. " * 6 for i in range(1, 61)}
     for query in ("budget approval", "budgt aproval", "approvals", "ticket 14", "the", "late budget comment"):
         plain = await run_search(ticket_spec(comments, None), tickets(60), query, "fuzzy")
@@ -322,3 +328,44 @@ async def test_the_token_cache_changes_nothing_but_the_work() -> None:
         assert plain.hits == cold.hits == warm.hits, query
         assert plain.unmatched_terms == cold.unmatched_terms == warm.unmatched_terms
     assert len(caches.tokens) > 0
+
+
+def test_the_token_cache_keeps_texts_per_tenant_and_short_ones_too() -> None:
+    caches = TenantCaches()
+    first, second = TokenCache(caches, "tenant:a"), TokenCache(caches, "tenant:b")
+    first.put("Budget approval", ["budget", "approval"])
+    # Another string object with the same content finds the entry (a fresh answer of the API).
+    assert first.get("".join(["Budget ", "approval"])) == ("budget", "approval")
+    assert second.get("Budget approval") is None
+    assert first.get("Budget approvals") is None
+
+
+def test_the_token_cache_holds_a_bounded_number_of_token_values() -> None:
+    caches = TenantCaches(CacheSettings(token_entries=100, token_values=10))
+    store = TokenCache(caches, "tenant:a")
+    store.put("one two three four", ["one", "two", "three", "four"])
+    store.put("five six seven", ["five", "six", "seven"])
+    store.put("eight nine ten eleven", ["eight", "nine", "ten", "eleven"])
+    assert caches.tokens.weight <= 10
+    # The least recently used text went first; the newest stays.
+    assert store.get("one two three four") is None
+    assert store.get("eight nine ten eleven") == ("eight", "nine", "ten", "eleven")
+    # One text over the whole budget is still kept alone rather than dropped at once.
+    store.put("a b c d e f g h i j k l", list("abcdefghijkl"))
+    assert len(caches.tokens) == 1 and caches.tokens.weight == 12
+
+
+def test_a_weighted_cache_forgets_the_weight_of_what_it_replaces_drops_or_expires() -> None:
+    now = [0.0]
+    cache: TtlLruCache[str, str] = TtlLruCache(10, 5.0, lambda: now[0], weigh=len, max_weight=100)
+    cache.put("a", "xxxx")
+    cache.put("a", "yy")
+    assert cache.weight == 2
+    cache.put("b", "zzz")
+    assert cache.discard_where(lambda key: key == "a") == 1
+    assert cache.weight == 3
+    now[0] = 10.0
+    assert cache.get("b") is None
+    assert cache.weight == 0 and len(cache) == 0
+    with pytest.raises(ValueError, match="go together"):
+        TtlLruCache(10, 5.0, weigh=len)
