@@ -30,7 +30,7 @@ from openproject_mcp.adapters.fixture.api_spec_repository import InMemoryApiSpec
 from openproject_mcp.adapters.fixture.attachment_repository import InMemoryAttachmentRepository
 from openproject_mcp.adapters.fixture.capability_repository import InMemoryCapabilityRepository
 from openproject_mcp.adapters.fixture.dataset import Dataset, load_dataset, load_demo_dataset
-from openproject_mcp.adapters.fixture.instance_repository import InMemoryInstanceRepository
+from openproject_mcp.adapters.fixture.instance_repository import InMemoryInstanceRepository, acting_user_id
 from openproject_mcp.adapters.fixture.meeting_repository import InMemoryMeetingRepository
 from openproject_mcp.adapters.fixture.metadata_repository import InMemoryMetadataRepository
 from openproject_mcp.adapters.fixture.project_repository import InMemoryProjectRepository
@@ -129,8 +129,11 @@ class FixtureRepositories(containers.DeclarativeContainer):
     dataset: providers.Dependency[Dataset] = providers.Dependency(instance_of=Dataset)
     policy: providers.Dependency[WritePolicy] = providers.Dependency(instance_of=WritePolicy)
     projects = providers.Singleton(InMemoryProjectRepository, dataset)
-    work_packages = providers.Singleton(InMemoryWorkPackageRepository, dataset)
-    queries = providers.Singleton(InMemoryQueryRepository, dataset)
+    # ``me`` in a filter is the user the dataset's caller acts as, as openproject_get_instance says.
+    work_packages = providers.Singleton(
+        InMemoryWorkPackageRepository, dataset, providers.Callable(acting_user_id, dataset)
+    )
+    queries = providers.Singleton(InMemoryQueryRepository, dataset, providers.Callable(acting_user_id, dataset))
     metadata = providers.Singleton(InMemoryMetadataRepository, dataset)
     api_spec = providers.Singleton(InMemoryApiSpecRepository)
     meetings = providers.Singleton(InMemoryMeetingRepository, dataset)

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 import pytest
 
 from openproject_mcp.application.activities import ListActivitiesRequest, ListWorkPackageActivities
+from openproject_mcp.application.instance import GetInstance
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest, ListMeetings, ListMeetingsRequest
 from openproject_mcp.application.metadata import ListStatuses, ListUsers, ListUsersRequest
 from openproject_mcp.application.projects import GetProject, GetProjectRequest, ListProjects, ListProjectsRequest
@@ -226,3 +227,20 @@ async def test_metadata_and_users(backend: Backend) -> None:
     assert users.users
     if backend.dataset is not None:
         assert {u.id for u in users.users} <= set(backend.dataset.users)
+
+
+async def test_me_in_an_assignee_filter_is_the_user_the_instance_names(backend: Backend) -> None:
+    facts = await run(backend, GetInstance)
+    assert facts.current_user is not None
+    me = facts.current_user.id
+    mine = await run(
+        backend, ListWorkPackages, ListWorkPackagesRequest(WorkPackageScope(assignee_id="me"), page_size=100)
+    )
+    assert all(wp.assignee is not None and wp.assignee.id == me for wp in mine.work_packages)
+    by_id = await run(
+        backend, ListWorkPackages, ListWorkPackagesRequest(WorkPackageScope(assignee_id=me), page_size=100)
+    )
+    assert [wp.id for wp in mine.work_packages] == [wp.id for wp in by_id.work_packages]
+    if backend.dataset is not None:
+        expected = {wp.id for wp in backend.dataset.work_packages.values() if wp.assignee and wp.assignee.id == me}
+        assert expected and {wp.id for wp in mine.work_packages} == expected
