@@ -9,8 +9,9 @@ has what it needs. What could not be read is said in the message, never left out
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
@@ -104,6 +105,29 @@ async def _attempt(heading: str, read: Callable[[], Awaitable[Any]], max_chars: 
         return Section(heading, {"notRead": error.message})
 
 
+Read = tuple[str, Callable[[], Awaitable[Any]]]
+"""A section's heading and how its data is read."""
+
+
+async def _attempt_all(reads: Sequence[Read], max_chars: int) -> list[Section]:
+    """The sections of independent reads, read at once (the per-user bound on requests in flight
+    still holds), in the order given. A read that ends the prompt (an expired token) cancels the others."""
+    tasks = [asyncio.ensure_future(_attempt(heading, read, max_chars)) for heading, read in reads]
+    if not tasks:
+        return []
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        for task in tasks:
+            failure = task.exception() if task.done() and not task.cancelled() else None
+            if failure is not None:
+                raise failure
+        return [task.result() for task in tasks]
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+
 def _today() -> str:
     return datetime.now(UTC).date().isoformat()
 
@@ -113,37 +137,41 @@ async def _project_status(arguments: Mapping[str, str], scope: UseCaseScope, max
     project = await (await scope.resolve(GetProject)).execute(GetProjectRequest(project_ref))
     work_packages = await scope.resolve(ListWorkPackages)
     meetings = await scope.resolve(ListMeetings)
+    listed = await _attempt_all(
+        (
+            (
+                f"Open work packages, the {OPEN_WORK_PACKAGES} most recently updated (openproject_list_work_packages "
+                f"projectId={project.identifier} status=open)",
+                lambda: work_packages.execute(
+                    ListWorkPackagesRequest(
+                        WorkPackageScope(project.id, "open"), page_size=OPEN_WORK_PACKAGES, sort_by="updatedAt:desc"
+                    )
+                ),
+            ),
+            (
+                f"Closed work packages, the {CLOSED_WORK_PACKAGES} most recently updated (status=closed)",
+                lambda: work_packages.execute(
+                    ListWorkPackagesRequest(
+                        WorkPackageScope(project.id, "closed"),
+                        page_size=CLOSED_WORK_PACKAGES,
+                        sort_by="updatedAt:desc",
+                    )
+                ),
+            ),
+            (
+                f"The next {MEETINGS_AHEAD} meetings (openproject_list_meetings time=upcoming)",
+                lambda: meetings.execute(ListMeetingsRequest(project.id, time="upcoming", page_size=MEETINGS_AHEAD)),
+            ),
+            (
+                f"The last {MEETINGS_BEHIND} meetings (openproject_list_meetings time=past)",
+                lambda: meetings.execute(ListMeetingsRequest(project.id, time="past", page_size=MEETINGS_BEHIND)),
+            ),
+        ),
+        max_chars,
+    )
     sections = (
         Section(f"The project (openproject_get_project projectId={project.identifier})", to_wire(project)),
-        await _attempt(
-            f"Open work packages, the {OPEN_WORK_PACKAGES} most recently updated (openproject_list_work_packages "
-            f"projectId={project.identifier} status=open)",
-            lambda: work_packages.execute(
-                ListWorkPackagesRequest(
-                    WorkPackageScope(project.id, "open"), page_size=OPEN_WORK_PACKAGES, sort_by="updatedAt:desc"
-                )
-            ),
-            max_chars,
-        ),
-        await _attempt(
-            f"Closed work packages, the {CLOSED_WORK_PACKAGES} most recently updated (status=closed)",
-            lambda: work_packages.execute(
-                ListWorkPackagesRequest(
-                    WorkPackageScope(project.id, "closed"), page_size=CLOSED_WORK_PACKAGES, sort_by="updatedAt:desc"
-                )
-            ),
-            max_chars,
-        ),
-        await _attempt(
-            f"The next {MEETINGS_AHEAD} meetings (openproject_list_meetings time=upcoming)",
-            lambda: meetings.execute(ListMeetingsRequest(project.id, time="upcoming", page_size=MEETINGS_AHEAD)),
-            max_chars,
-        ),
-        await _attempt(
-            f"The last {MEETINGS_BEHIND} meetings (openproject_list_meetings time=past)",
-            lambda: meetings.execute(ListMeetingsRequest(project.id, time="past", page_size=MEETINGS_BEHIND)),
-            max_chars,
-        ),
+        *listed,
     )
     task = (
         f"Write a status summary of the OpenProject project {project.identifier!r} (data below, read {_today()}). "
@@ -161,23 +189,12 @@ async def _what_did_we_decide(arguments: Mapping[str, str], scope: UseCaseScope,
     if len(topic) > MAX_TOPIC_CHARS:
         raise InvalidArgumentError(f"topic must be at most {MAX_TOPIC_CHARS} characters, got {len(topic)}.")
     project = arguments.get("project")
-    found = await (await scope.resolve(SearchMeetings)).execute(
-        SearchMeetingsRequest(topic, project_id=project, page_size=SEARCH_HITS)
-    )
-    get_meeting = await scope.resolve(GetMeeting)
-    sections = [Section(f"Meetings matching the topic (openproject_search_meetings query={topic!r})", to_wire(found))]
-    for hit in found.elements[:DECISION_MEETINGS]:
-        meeting_id = hit.meeting.id
-        sections.append(
-            await _attempt(
-                f"Meeting {meeting_id} with its agenda items and outcomes (openproject_get_meeting id={meeting_id})",
-                partial(get_meeting.execute, GetMeetingRequest(meeting_id)),
-                max_chars,
-            )
-        )
+    search_meetings = await scope.resolve(SearchMeetings)
     search_work_packages = await scope.resolve(SearchWorkPackages)
-    sections.append(
-        await _attempt(
+    get_meeting = await scope.resolve(GetMeeting)
+    # The work package search does not wait for the meetings: both run at once.
+    work_package_search = asyncio.ensure_future(
+        _attempt(
             f"Work packages matching the topic (openproject_search_work_packages query={topic!r})",
             lambda: search_work_packages.execute(
                 SearchWorkPackagesRequest(topic, scope=WorkPackageScope(project), page_size=SEARCH_HITS)
@@ -185,6 +202,26 @@ async def _what_did_we_decide(arguments: Mapping[str, str], scope: UseCaseScope,
             max_chars,
         )
     )
+    try:
+        found = await search_meetings.execute(SearchMeetingsRequest(topic, project_id=project, page_size=SEARCH_HITS))
+        sections = [
+            Section(f"Meetings matching the topic (openproject_search_meetings query={topic!r})", to_wire(found))
+        ]
+        sections += await _attempt_all(
+            [
+                (
+                    f"Meeting {hit.meeting.id} with its agenda items and outcomes "
+                    f"(openproject_get_meeting id={hit.meeting.id})",
+                    partial(get_meeting.execute, GetMeetingRequest(hit.meeting.id)),
+                )
+                for hit in found.elements[:DECISION_MEETINGS]
+            ],
+            max_chars,
+        )
+        sections.append(await work_package_search)
+    finally:
+        work_package_search.cancel()
+        await asyncio.gather(work_package_search, return_exceptions=True)
     where = f" in project {project!r}" if project else ""
     task = (
         f"What did we decide about {topic!r}{where}? Answer from the OpenProject data below. Agenda items' outcomes "
@@ -212,16 +249,26 @@ async def _prepare_meeting(arguments: Mapping[str, str], scope: UseCaseScope, ma
         if item.work_package is not None and len(linked) < LINKED_WORK_PACKAGES:
             linked.setdefault(item.work_package.id, item.title)
     get_work_package = await scope.resolve(GetWorkPackage)
-    for work_package_id in linked:
-        sections.append(
-            await _attempt(
-                f"Work package #{work_package_id}, linked from the agenda "
-                f"(openproject_get_work_package workPackageId={work_package_id})",
-                partial(get_work_package.execute, GetWorkPackageRequest(work_package_id)),
-                max_chars,
-            )
+    # The linked work packages and the search for the previous meeting of the series, at once.
+    previous_lookup = asyncio.ensure_future(
+        _previous_of_series(meeting.id, meeting.title, meeting.start_time, meeting.project.id, scope)
+    )
+    try:
+        sections += await _attempt_all(
+            [
+                (
+                    f"Work package #{work_package_id}, linked from the agenda "
+                    f"(openproject_get_work_package workPackageId={work_package_id})",
+                    partial(get_work_package.execute, GetWorkPackageRequest(work_package_id)),
+                )
+                for work_package_id in linked
+            ],
+            max_chars,
         )
-    previous = await _previous_of_series(meeting.id, meeting.title, meeting.start_time, meeting.project.id, scope)
+        previous = await previous_lookup
+    finally:
+        previous_lookup.cancel()
+        await asyncio.gather(previous_lookup, return_exceptions=True)
     if previous is not None:
         sections.append(
             await _attempt(
