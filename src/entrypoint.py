@@ -15,12 +15,13 @@ import anyio
 
 from openproject_mcp import __version__, doctor
 from openproject_mcp.adapters.mcp.catalog import TOOLS
-from openproject_mcp.adapters.mcp.hosting import HttpOptions, build_http_app, serve_http
+from openproject_mcp.adapters.mcp.hosting import HttpOptions, InstanceRoute, build_http_app, serve_http
 from openproject_mcp.adapters.mcp.hosting.guard import REJECTED_TOKEN_HINT
 from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter
 from openproject_mcp.adapters.mcp.hosting.signin import OpenProjectSignIn, SignInServer, SignInSite
 from openproject_mcp.adapters.mcp.server import build_server, tool_model
 from openproject_mcp.adapters.mcp.transports import call_in_process, serve_stdio
+from openproject_mcp.adapters.openproject.network import tls_context
 from openproject_mcp.composition import Application
 from openproject_mcp.config import (
     ConfigurationError,
@@ -208,6 +209,12 @@ def _signin_server(application: Application, signin: SignInSettings, options: Ht
     return SignInServer(provider, limiter=RateLimiter(options.rate_limit_per_minute, options.rate_limit_burst))
 
 
+def instance_route(settings: Settings) -> InstanceRoute:
+    """The way tool calls reach the instance, for the readiness probe: the same proxy and CA bundle."""
+    bundle = settings.network.ca_bundle
+    return InstanceRoute(proxy=settings.network.proxy.url, tls=tls_context(str(bundle)) if bundle else None)
+
+
 async def _serve_http(
     server: Any, application: Application, options: HttpOptions, signin: SignInSettings | None = None
 ) -> None:
@@ -224,6 +231,7 @@ async def _serve_http(
         credentials_required=settings.backend == "openproject" and not settings.single_tenant,
         instance=settings.instance,
         instance_url=settings.base_url,
+        instance_route=instance_route(settings),
         signin=_signin_server(application, signin, options) if signin else None,
         shared_state=application.shared_state_reachable if settings.redis_url else None,
     )

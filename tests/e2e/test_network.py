@@ -10,9 +10,11 @@ import pytest
 from mcp import Client
 
 from openproject_mcp.adapters.fixture import load_demo_dataset
+from openproject_mcp.adapters.mcp.hosting.health import InstanceProbe
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.composition import Application
 from openproject_mcp.config import ConfigurationError, load_settings, load_signin_settings
+from openproject_mcp.entrypoint import instance_route
 from openproject_mcp.ports.signin import GrantRefusedError, ProviderUnavailableError
 from tests.support.fake_openproject import FakeOAuth, FakeOpenProject
 from tests.support.network import ForwardingProxy, self_signed_certificate, server_context
@@ -130,3 +132,26 @@ async def test_sign_in_reaches_openproject_the_way_the_tools_do_through_the_prox
         via_proxy = {**bundle, "HTTPS_PROXY": proxy.url}
         assert await refused_refresh(via_proxy) is GrantRefusedError
         assert proxy.targets, "the token request went through the proxy"
+
+
+async def test_the_readiness_probe_reaches_the_instance_the_way_the_tools_do(tmp_path: Path) -> None:
+    cert, key = self_signed_certificate(tmp_path)
+    async with (
+        FakeOpenProject({TOKEN: load_demo_dataset()}, ssl_context=server_context(cert, key)) as fake,
+        ForwardingProxy() as proxy,
+    ):
+        port = fake.base_url.rsplit(":", 1)[1].split("/", 1)[0]
+        # The instance's name resolves only through the proxy, and its certificate is the bundle's.
+        env = {
+            "OPENPROJECT_BASE_URL": f"https://openproject.invalid:{port}",
+            "HTTPS_PROXY": proxy.url,
+            "OPENPROJECT_CA_BUNDLE": str(cert),
+        }
+        settings = load_settings({"OPENPROJECT_API_KEY": TOKEN, **env})
+        assert settings.base_url is not None
+        assert await InstanceProbe(settings.base_url, route=instance_route(settings)).reachable()
+        assert f"openproject.invalid:{port}" in proxy.targets
+        # Without the bundle the handshake fails, and so does the probe; with no route at all too.
+        untrusted = load_settings({"OPENPROJECT_API_KEY": TOKEN, **env, "OPENPROJECT_CA_BUNDLE": ""})
+        assert not await InstanceProbe(settings.base_url, route=instance_route(untrusted)).reachable()
+        assert not await InstanceProbe(settings.base_url).reachable()

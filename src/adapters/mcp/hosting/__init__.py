@@ -14,7 +14,16 @@ server's configuration; a request only ever chooses *whose* token is used, never
 """
 
 from openproject_mcp.adapters.mcp.hosting.app import RemoteApp, build_http_app
+from openproject_mcp.adapters.mcp.hosting.health import InstanceRoute
 from openproject_mcp.adapters.mcp.hosting.options import HttpOptions
 from openproject_mcp.adapters.mcp.hosting.server import DrainingServer, make_server, serve_http
 
-__all__ = ["DrainingServer", "HttpOptions", "RemoteApp", "build_http_app", "make_server", "serve_http"]
+__all__ = [
+    "DrainingServer",
+    "HttpOptions",
+    "InstanceRoute",
+    "RemoteApp",
+    "build_http_app",
+    "make_server",
+    "serve_http",
+]

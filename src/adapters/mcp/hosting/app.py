@@ -17,7 +17,13 @@ from openproject_mcp.adapters.mcp.hosting.access import (
     log_exchange,
 )
 from openproject_mcp.adapters.mcp.hosting.guard import GuardPolicy, McpGuard
-from openproject_mcp.adapters.mcp.hosting.health import InstanceProbe, Lifecycle, SharedStateCheck, health_routes
+from openproject_mcp.adapters.mcp.hosting.health import (
+    InstanceProbe,
+    InstanceRoute,
+    Lifecycle,
+    SharedStateCheck,
+    health_routes,
+)
 from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter
 from openproject_mcp.adapters.mcp.hosting.options import HttpOptions, origin_allowlist, transport_security
 from openproject_mcp.adapters.mcp.hosting.signin import SignInServer
@@ -91,6 +97,7 @@ def build_http_app(
     credentials_required: bool,
     instance: str,
     instance_url: str | None = None,
+    instance_route: InstanceRoute | None = None,
     signin: SignInServer | None = None,
     shared_state: SharedStateCheck | None = None,
 ) -> RemoteApp:
@@ -99,12 +106,15 @@ def build_http_app(
     ``credentials_required`` is false only where a request may go without its own token (the
     operator's single-tenant mode, or in-memory data). ``instance`` names the data source in the
     tenant fingerprint of the access log; ``instance_url`` is probed by ``/readyz`` when the
-    options ask for it. With ``signin`` the server also signs users in with OpenProject (its
-    routes, and its gate in front of the guard); header tokens keep working beside it.
+    options ask for it, through ``instance_route`` (the proxy and certificates tool calls use).
+    With ``signin`` the server also signs users in with OpenProject (its routes, and its gate in
+    front of the guard); header tokens keep working beside it.
     ``shared_state``, where replicas share a store, tells ``/readyz`` whether it answers.
     """
     lifecycle = Lifecycle()
-    probe = InstanceProbe(instance_url) if options.ready_checks_instance and instance_url else None
+    probe = (
+        InstanceProbe(instance_url, route=instance_route) if options.ready_checks_instance and instance_url else None
+    )
     sdk_app = server.streamable_http_app(
         streamable_http_path=MCP_PATH,
         json_response=True,

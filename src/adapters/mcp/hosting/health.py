@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import ssl
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -33,6 +34,15 @@ def without_credentials(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+@dataclass(frozen=True, slots=True)
+class InstanceRoute:
+    """How requests reach the instance: the proxy chosen for its address (``None``: direct) and the
+    TLS context trusting the operator's CA bundle besides the system's (``None``: the system's)."""
+
+    proxy: str | None = None
+    tls: ssl.SSLContext | None = None
+
+
 class InstanceProbe:
     """Whether the OpenProject instance answers at all, asked without credentials and remembered briefly.
 
@@ -40,8 +50,16 @@ class InstanceProbe:
     which still proves the network path and the server are up.
     """
 
-    def __init__(self, base_url: str, *, timeout_seconds: float = 5.0, remember_seconds: float = 10.0) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout_seconds: float = 5.0,
+        remember_seconds: float = 10.0,
+        route: InstanceRoute | None = None,
+    ) -> None:
         self._url = f"{without_credentials(base_url).rstrip('/')}/api/v3"
+        self._route = route if route is not None else InstanceRoute()
         self._timeout = timeout_seconds
         self._remember = remember_seconds
         self._last: tuple[float, bool] | None = None
@@ -62,11 +80,19 @@ class InstanceProbe:
 
     async def _probe(self) -> bool:
         timeout = aiohttp.ClientTimeout(total=self._timeout)
+        route = self._route
         try:
-            # No auth, no cookies, no proxy credentials from the environment: nothing that identifies anyone.
+            # No auth and no cookies: nothing that identifies a user. The way to the instance is the
+            # one tool calls take (the operator's proxy and trusted certificates), nothing else
+            # from the environment.
             async with (
-                aiohttp.ClientSession(timeout=timeout, trust_env=False, cookie_jar=aiohttp.DummyCookieJar()) as session,
-                session.get(self._url, allow_redirects=False) as response,
+                aiohttp.ClientSession(
+                    timeout=timeout,
+                    trust_env=False,
+                    cookie_jar=aiohttp.DummyCookieJar(),
+                    connector=aiohttp.TCPConnector(ssl=route.tls if route.tls is not None else True),
+                ) as session,
+                session.get(self._url, allow_redirects=False, proxy=route.proxy) as response,
             ):
                 return response.status < 500
         except (aiohttp.ClientError, TimeoutError, OSError):
