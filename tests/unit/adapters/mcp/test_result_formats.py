@@ -126,9 +126,9 @@ def test_a_wrong_setting_names_the_valid_choices() -> None:
         load_settings({"OPENPROJECT_RESULT_FORMAT": "text"}, demo=True)
 
 
-async def test_output_schemas_are_outlines_unless_the_full_ones_are_asked_for() -> None:
+async def test_output_schemas_name_the_keys_unless_outlines_or_the_full_ones_are_asked_for() -> None:
     sizes: dict[str, int] = {}
-    for choice in ("outline", "full"):
+    for choice in ("keys", "outline", "full"):
         server = build_server(Application(Settings(backend="demo")).scope, output_schemas=choice)
         async with Client(server) as client:  # the client validates every answer against its schema
             listed = await client.list_tools()
@@ -137,12 +137,16 @@ async def test_output_schemas_are_outlines_unless_the_full_ones_are_asked_for() 
         schema = next(t.output_schema for t in listed.tools if t.name == SEARCH[0])
         assert schema is not None and {"elements", "total", "coverage"} <= set(schema["properties"])
         assert ("$defs" in schema) is (choice == "full")
+        assert ("required" in schema) is (choice != "keys")
+        typed = [prop for prop in schema["properties"].values() if "type" in prop]
+        assert (typed == []) is (choice == "keys"), choice
         sizes[choice] = len(listed.model_dump_json(by_alias=True, exclude_none=True))
-    assert sizes["outline"] < sizes["full"]
+    assert sizes["keys"] < sizes["outline"] < sizes["full"]
 
 
 def test_a_wrong_output_schemas_setting_names_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match=r"outline .* full"):
+    with pytest.raises(ConfigurationError, match=r"keys .* outline .* full"):
         load_settings({"OPENPROJECT_OUTPUT_SCHEMAS": "deep"}, demo=True)
     assert load_settings({"OPENPROJECT_OUTPUT_SCHEMAS": "FULL"}, demo=True).output_schemas == "full"
-    assert load_settings({}, demo=True).output_schemas == "outline"
+    assert load_settings({"OPENPROJECT_OUTPUT_SCHEMAS": "outline"}, demo=True).output_schemas == "outline"
+    assert load_settings({}, demo=True).output_schemas == "keys"
