@@ -97,7 +97,7 @@ hasMore says whether another page exists.
 
 Arguments: projectId is a project's id or identifier; workPackageId and parent take a work
 package id or a display id such as DEMO-38; dates are YYYY-MM-DD; query is what to look for, in
-natural words; where a write takes an id or name, either works. An argument's limits are checked by the server, which names what it accepts.
+natural words. A value beyond an argument's limits is refused with what it accepts.
 
 Errors start with "Error [CODE]:". OPENPROJECT_AUTH_ERROR means the token is invalid or
 expired: say so instead of concluding that nothing exists.

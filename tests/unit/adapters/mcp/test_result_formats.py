@@ -14,6 +14,7 @@ from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.adapters.mcp.untrusted import compact_mirror
 from openproject_mcp.composition import Application
 from openproject_mcp.config import ConfigurationError, Settings, load_settings
+from tests.support.tool_calls import MORE_CALLS, ONE_CALL_PER_TOOL, WRITE_TOOL_CALLS, crash_of
 
 SEARCH = ("openproject_search_work_packages", {"query": "checkout"})
 
@@ -142,6 +143,18 @@ async def test_output_schemas_name_the_keys_unless_outlines_or_the_full_ones_are
         assert (typed == []) is (choice == "keys"), choice
         sizes[choice] = len(listed.model_dump_json(by_alias=True, exclude_none=True))
     assert sizes["keys"] < sizes["outline"] < sizes["full"]
+
+
+@pytest.mark.parametrize("choice", ["keys", "outline", "full"])
+async def test_every_answer_validates_against_each_level_of_output_schema(choice: Any) -> None:
+    application = Application(Settings(backend="demo"))
+    server = build_server(application.scope, output_schemas=choice)
+    crashes = []
+    async with Client(server) as client:  # raises on structured content its output schema refuses
+        for tool, arguments in (*ONE_CALL_PER_TOOL, *MORE_CALLS, *WRITE_TOOL_CALLS):
+            crashes.append(crash_of(tool, await client.call_tool(tool, arguments)))
+    await application.aclose()
+    assert [c for c in crashes if c] == []
 
 
 def test_a_wrong_output_schemas_setting_names_the_choices() -> None:
