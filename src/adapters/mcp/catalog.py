@@ -319,7 +319,7 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_create_work_package",
         "Create a work package",
-        "WRITES: create a work package in a project. Twice creates two.",
+        "WRITES: create a work package in a project. Called twice, it creates two.",
         a.CreateWorkPackageArgs,
         WorkPackageWriteResult,
         _create_work_package,
@@ -329,7 +329,7 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_update_work_package",
         "Update a work package",
-        "WRITES: change the given fields of a work package, checked against lockVersion (yours, or the one just read).",
+        "WRITES: change the given fields of a work package, checked against lockVersion (yours or the one just read).",
         a.UpdateWorkPackageArgs,
         WorkPackageWriteResult,
         _update_work_package,
@@ -340,7 +340,7 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_add_work_package_comment",
         "Comment on a work package",
-        "WRITES: add a Markdown comment to a work package (internal: OpenProject 16.0+). Twice adds two.",
+        "WRITES: add a Markdown comment to a work package (internal: OpenProject 16.0+). Called twice, it adds two.",
         a.AddWorkPackageCommentArgs,
         CommentResult,
         _add_comment,
@@ -350,8 +350,8 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_log_time",
         "Log time on a work package",
-        "WRITES: log time on a work package (spentOn defaults to today, activity to the default). Twice "
-        "logs twice; see openproject_list_time_entries.",
+        "WRITES: log time on a work package (spentOn defaults to today, activity to the default). Called "
+        "twice, it logs twice; see openproject_list_time_entries.",
         a.LogTimeArgs,
         LogTimeResult,
         _log_time,
@@ -374,7 +374,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_projects",
         "List projects",
-        "Projects you can see, sortable, with raw OpenProject filters. One project: openproject_get_project.",
+        "Projects you can see, sortable and filterable. One project: openproject_get_project.",
         a.ListProjectsArgs,
         v.ProjectList,
         _list_projects,
@@ -427,7 +427,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_queries",
         "List saved queries",
-        "Saved work package queries (views), in one project or all. Run one: openproject_get_query.",
+        "Saved work package queries (views), in a project or all. Run one: openproject_get_query.",
         a.ListQueriesArgs,
         v.SavedQueryList,
         _list_queries,
@@ -467,8 +467,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_users",
         "List users",
-        "Users by status and name, login or email. Without admin rights only those sharing a project with "
-        "you (notes say so).",
+        "Users by status and name, login or email. Without admin rights, only those sharing a project "
+        "with you (notes say so).",
         a.ListUsersArgs,
         v.UserList,
         _list_users,
@@ -477,7 +477,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
         "openproject_get_openapi_spec",
         "Read the OpenProject API description",
         "The instance's OpenAPI description: a summary, one path, tag or schema, or all of it (full, "
-        "large). Cached; refresh fetches it again.",
+        "large). Cached; refresh re-reads it.",
         a.GetApiSpecArgs,
         v.ApiSpecView,
         _get_api_spec,
@@ -495,7 +495,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
         "openproject_get_meeting",
         "Get a meeting",
         "One meeting: participants, agenda items (notes, outcomes, linked work packages), backlog items "
-        "apart in backlogItems; a note if the version has no agenda items.",
+        "apart in backlogItems; a note where the version has none.",
         a.GetMeetingArgs,
         v.MeetingDetail,
         _get_meeting,
@@ -503,8 +503,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_search_meetings",
         "Search meetings",
-        "Find meetings by topic or question in titles, agenda items, notes, outcomes (decisions) and "
-        "people, ranked, each saying what matched.",
+        "Find meetings by topic or question in titles, agenda items, notes, outcomes (decisions) and people, ranked.",
         a.SearchMeetingsArgs,
         v.MeetingSearchPage,
         _search_meetings,
@@ -531,8 +530,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_wiki_page_links",
         "List wiki page links",
-        "Wiki pages linked to a work package: provider, link type (relation or inline), for OpenProject's "
-        "own wiki page id and title. OpenProject 17.6+.",
+        "Wiki pages linked to a work package: provider, link type (relation or inline) and, for "
+        "OpenProject's own wiki, the page's id and title. OpenProject 17.6+.",
         a.ListWikiPageLinksArgs,
         v.WikiPageLinkList,
         _list_wiki_page_links,
@@ -540,8 +539,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_get_instance",
         "Describe the OpenProject instance",
-        "The instance's name, address, version (admins only), the token's user, detected features: ask it "
-        "when a tool says something is unavailable, or whose view answers show.",
+        "The instance's name, address, version (admins only), the token's user and detected features: use "
+        "it when a tool says something is unavailable, or whose view answers show.",
         GetInstanceArgs,
         InstanceView,
         _get_instance,
