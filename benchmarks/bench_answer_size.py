@@ -30,9 +30,13 @@ def size(model: BaseModel) -> int:
     return len(model.model_dump_json(by_alias=True, exclude_none=True).encode())
 
 
-async def measure(result_format: ResultFormat, output_schemas: OutputSchemas = "outline") -> list[tuple[str, int]]:
+async def measure(
+    result_format: ResultFormat, output_schemas: OutputSchemas = "keys", *, read_only: bool = False
+) -> list[tuple[str, int]]:
     application = Application(Settings(backend="demo"))
-    server = build_server(application.scope, result_format=result_format, output_schemas=output_schemas)
+    server = build_server(
+        application.scope, result_format=result_format, output_schemas=output_schemas, read_only=read_only
+    )
     try:
         async with Client(server) as client:
             listed = await client.list_tools()
@@ -50,5 +54,10 @@ def main() -> None:
         print(f"  OPENPROJECT_RESULT_FORMAT={result_format}")
         for what, n in asyncio.run(measure(result_format)):
             print(f"    {what:<36} {n:>8,} bytes  ~{n // 4:>6,} tokens")
-    listed, n = asyncio.run(measure("full", "full"))[0]
-    print(f"  OPENPROJECT_OUTPUT_SCHEMAS=full: {listed} {n:,} bytes  ~{n // 4:,} tokens")
+    print("  tools/list by OPENPROJECT_OUTPUT_SCHEMAS (OPENPROJECT_RESULT_FORMAT=full)")
+    for output_schemas in get_args(OutputSchemas):
+        listed, n = asyncio.run(measure("full", output_schemas))[0]
+        default = " (default)" if output_schemas == "keys" else ""
+        print(f"    {output_schemas + default:<15} {listed:<20} {n:>8,} bytes  ~{n // 4:>6,} tokens")
+    listed, n = asyncio.run(measure("full", read_only=True))[0]
+    print(f"    {'keys, read-only':<15} {listed:<20} {n:>8,} bytes  ~{n // 4:>6,} tokens")

@@ -37,7 +37,7 @@ class Settings:
     log_level: str = "INFO"
     limits: UpstreamLimits = field(default_factory=lambda: UpstreamLimits())
     result_format: ResultFormat = "full"
-    output_schemas: OutputSchemas = "outline"
+    output_schemas: OutputSchemas = "keys"
     redis_url: str | None = field(default=None, repr=False)  # may carry a password
     resources: ResourceSettings = field(default_factory=lambda: ResourceSettings())
     network: NetworkSettings = field(default_factory=lambda: NetworkSettings())
@@ -93,13 +93,14 @@ def load_limits(env: Mapping[str, str]) -> UpstreamLimits:
 
 
 def load_output_schemas(env: Mapping[str, str]) -> OutputSchemas:
-    raw = env.get("OPENPROJECT_OUTPUT_SCHEMAS", "").strip().lower() or "outline"
+    raw = env.get("OPENPROJECT_OUTPUT_SCHEMAS", "").strip().lower() or "keys"
     for choice in get_args(OutputSchemas):
         if raw == choice:
             return cast(OutputSchemas, choice)
     raise ConfigurationError(
-        "OPENPROJECT_OUTPUT_SCHEMAS must be outline (each result's keys and their types; the default) or full "
-        f"(every nested record's schema too), got {env.get('OPENPROJECT_OUTPUT_SCHEMAS')!r}."
+        "OPENPROJECT_OUTPUT_SCHEMAS must be keys (each result's top-level keys; the default), outline (those keys "
+        "with their types and the required ones) or full (every nested record's schema too), "
+        f"got {env.get('OPENPROJECT_OUTPUT_SCHEMAS')!r}."
     )
 
 

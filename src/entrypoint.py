@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 
 from openproject_mcp import __version__, doctor
+from openproject_mcp.adapters.mcp.arguments import input_schema
 from openproject_mcp.adapters.mcp.catalog import TOOLS
 from openproject_mcp.adapters.mcp.hosting import HttpOptions, InstanceRoute, build_http_app, serve_http
 from openproject_mcp.adapters.mcp.hosting.guard import REJECTED_TOKEN_HINT
@@ -284,7 +285,7 @@ def _tools(name: str | None) -> int:
         return EXIT_USAGE
     model = tool_model(spec)
     print(f"{spec.name}: {spec.title}\n\n{model.description}\n")
-    schema = model.input_schema
+    schema = input_schema(spec.arguments)  # the full schema, with the limits tools/list leaves to the server
     properties: dict[str, Any] = schema.get("properties") or {}
     required = set(schema.get("required") or ())
     if not properties:

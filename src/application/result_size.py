@@ -21,7 +21,7 @@ T = TypeVar("T")
 # What a tool answer carries (OPENPROJECT_RESULT_FORMAT): both its forms, only its text, or only its data.
 ResultFormat = Literal["full", "content", "structured"]
 # How much of each result's schema tools/list shows (OPENPROJECT_OUTPUT_SCHEMAS).
-OutputSchemas = Literal["outline", "full"]
+OutputSchemas = Literal["keys", "outline", "full"]
 
 DEFAULT_MAX_RESULT_CHARS = 2_000_000
 SETTING = "OPENPROJECT_MAX_RESULT_CHARS"

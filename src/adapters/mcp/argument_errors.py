@@ -150,18 +150,19 @@ def describe(prop: Mapping[str, Any], defs: Mapping[str, Any]) -> str:
         return _quoted(prop["const"])
     kind = prop.get("type")
     description = str(prop.get("description") or "").rstrip(".")
-    if kind == "integer":
+    if kind in ("integer", "number"):
+        noun = "an integer" if kind == "integer" else "a number"
         low, high = prop.get("minimum"), prop.get("maximum")
         if low is not None and high is not None:
-            shape = f"an integer from {low} to {high}"
+            shape = f"{noun} from {_number(low)} to {_number(high)}"
         elif low is not None:
-            shape = f"an integer of {low} or more"
+            shape = f"{noun} of {_number(low)} or more"
         else:
-            shape = "an integer"
+            shape = noun
     elif kind == "boolean":
         shape = "true or false"
     elif kind == "string":
-        shape = "a string"
+        shape = "a non-empty string" if (prop.get("minLength") or 0) >= 1 else "a string"
         if prop.get("maxLength") is not None:
             shape += f" of at most {prop['maxLength']} characters"
     elif kind == "array":
@@ -207,6 +208,11 @@ def _plain(problem: str) -> str:
         return " or ".join(words.get(p, p) for p in parts)
 
     return re.sub(r"`([^`]*)`", name, problem)
+
+
+def _number(value: object) -> str:
+    """``0`` for ``0.0``: bounds read as people write them."""
+    return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
 def _quoted(value: object) -> str:

@@ -315,16 +315,11 @@ async def _list_time_entries(
     return await (await scope.resolve(ListTimeEntries)).execute(request)
 
 
-_VALIDATED = (
-    "Type, status, priority and assignee take names; OpenProject's own form checks the change before "
-    "anything is saved, and dryRun shows field: before -> after."
-)
-
 WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_create_work_package",
         "Create a work package",
-        "WRITES: create a work package in a project. " + _VALIDATED + " Calling it twice creates two.",
+        "WRITES: create a work package in a project. Called twice, it creates two.",
         a.CreateWorkPackageArgs,
         WorkPackageWriteResult,
         _create_work_package,
@@ -334,9 +329,7 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_update_work_package",
         "Update a work package",
-        "WRITES: change the given fields of a work package. It carries lockVersion (yours, or the one just "
-        "read): a change by someone else since is OPENPROJECT_CONFLICT saying who changed what, never "
-        "overwritten. " + _VALIDATED,
+        "WRITES: change the given fields of a work package, checked against lockVersion (yours or the one just read).",
         a.UpdateWorkPackageArgs,
         WorkPackageWriteResult,
         _update_work_package,
@@ -347,8 +340,7 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_add_work_package_comment",
         "Comment on a work package",
-        "WRITES: add a Markdown comment to a work package (internal: true for an internal one, OpenProject "
-        "16.0+). Calling it twice adds two.",
+        "WRITES: add a Markdown comment to a work package (internal: OpenProject 16.0+). Called twice, it adds two.",
         a.AddWorkPackageCommentArgs,
         CommentResult,
         _add_comment,
@@ -358,9 +350,8 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_log_time",
         "Log time on a work package",
-        "WRITES: log spent time on a work package (spentOn defaults to today, activity to the instance's "
-        "default), checked by OpenProject's form first. Calling it twice logs twice; see "
-        "openproject_list_time_entries.",
+        "WRITES: log time on a work package (spentOn defaults to today, activity to the default). Called "
+        "twice, it logs twice; see openproject_list_time_entries.",
         a.LogTimeArgs,
         LogTimeResult,
         _log_time,
@@ -370,8 +361,8 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_time_entries",
         "List time entries",
-        "List logged time of a work package or a project, optionally of one user and a date range, oldest "
-        "first, paged; totalHours sums every matching entry, not only the page's.",
+        "Logged time of a work package or project, by user and dates, oldest first; totalHours sums every "
+        "match, not just the page.",
         a.ListTimeEntriesArgs,
         TimeEntryList,
         _list_time_entries,
@@ -383,8 +374,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_projects",
         "List projects",
-        "List the projects you can see, paged, sortable, with optional raw OpenProject filters. "
-        "Use openproject_get_project for one project.",
+        "Projects you can see, sortable and filterable. One project: openproject_get_project.",
         a.ListProjectsArgs,
         v.ProjectList,
         _list_projects,
@@ -392,7 +382,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_get_project",
         "Get a project",
-        "Get one project by numeric id or identifier (slug), with its description, parent and status.",
+        "One project by id or identifier: description, parent, status.",
         a.GetProjectArgs,
         v.ProjectDetail,
         _get_project,
@@ -400,8 +390,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_work_packages",
         "List work packages",
-        "Browse work packages by exact filters (project, status, type, assignee, subject contains, raw "
-        "filters), in the requested order, unranked. To find them by what they are about, use "
+        "Work packages by exact filters (the arguments or raw OpenProject ones), unranked. By topic: "
         "openproject_search_work_packages.",
         a.ListWorkPackagesArgs,
         v.WorkPackageList,
@@ -410,9 +399,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_get_work_package",
         "Get a work package",
-        "Get one work package by id (or display id such as 'DEMO-38' on OpenProject 17.5+): description, "
-        "parent, children, dates and people. For its comments and history use "
-        "openproject_list_work_package_activities.",
+        "One work package by id or display id (DEMO-38, OpenProject 17.5+): description, parent, "
+        "children, dates, people. Comments and history: openproject_list_work_package_activities.",
         a.GetWorkPackageArgs,
         v.WorkPackageDetail,
         _get_work_package,
@@ -420,9 +408,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_work_package_activities",
         "List work package activity",
-        "The timeline of one work package (comments and changes), oldest first. With query, only the "
-        "matching activities are returned, best first, each with a score and snippet (ranked locally, no "
-        "extra request). To find which work package discussed something, use openproject_search_work_packages.",
+        "A work package's comments and changes, oldest first; with query, the matching ones ranked with "
+        "snippets. Which one discussed something: openproject_search_work_packages.",
         a.ListActivitiesArgs,
         v.ActivityList,
         _list_activities,
@@ -430,10 +417,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_search_work_packages",
         "Search work packages",
-        "Find work packages by meaning in subjects, descriptions and comments: typos, word forms, any "
-        "order and questions ('why do push notifications arrive twice') work; ranked, with snippets. "
-        "'#1234' or 'DEMO-38' in the query puts that work package first. coverage and notes say what could "
-        "not be read, unmatchedTerms which words matched nothing. For plain filtered lists, use "
+        "Find work packages by topic or question in subjects, descriptions and comments, ranked with "
+        "snippets; '#1234' or 'DEMO-38' in the query ranks it first. Filtered lists: "
         "openproject_list_work_packages.",
         a.SearchWorkPackagesArgs,
         v.WorkPackageSearchPage,
@@ -442,7 +427,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_queries",
         "List saved queries",
-        "List saved work package queries (views), in one project or everywhere. Run one with openproject_get_query.",
+        "Saved work package queries (views), in a project or all. Run one: openproject_get_query.",
         a.ListQueriesArgs,
         v.SavedQueryList,
         _list_queries,
@@ -450,8 +435,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_get_query",
         "Run a saved query",
-        "Get a saved query's definition (filters, columns, sort) and one page of the work packages it "
-        "returns, exactly as OpenProject runs it.",
+        "A saved query's filters, columns and sort, and a page of its work packages as OpenProject runs it.",
         a.GetQueryArgs,
         v.SavedQueryResult,
         _get_query,
@@ -459,8 +443,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_types",
         "List work package types",
-        "List work package types (Task, Bug, Milestone...), for the whole instance or one project. Use the "
-        "ids or names as the type argument of the work package tools.",
+        "Work package types (Task, Bug...) of the instance or a project, for type arguments.",
         a.ListTypesArgs,
         v.TypeList,
         _list_types,
@@ -468,8 +451,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_statuses",
         "List statuses",
-        "List every work package status with whether it counts as closed. Use the ids as the status "
-        "argument of the work package tools.",
+        "Every work package status and whether it counts as closed, for status arguments.",
         a.NoArguments,
         v.StatusList,
         _list_statuses,
@@ -477,7 +459,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_priorities",
         "List priorities",
-        "List every work package priority with whether it is active and which is the default.",
+        "Every work package priority, whether active, and the default.",
         a.NoArguments,
         v.PriorityList,
         _list_priorities,
@@ -485,9 +467,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_users",
         "List users",
-        "List users, optionally filtered by status (active, locked...) and name (name, login or email "
-        "contains). Without admin rights OpenProject only shows the users you share projects with; the "
-        "answer says so in notes.",
+        "Users by status and name, login or email. Without admin rights, only those sharing a project "
+        "with you (notes say so).",
         a.ListUsersArgs,
         v.UserList,
         _list_users,
@@ -495,9 +476,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_get_openapi_spec",
         "Read the OpenProject API description",
-        "The instance's own OpenAPI description. Without arguments: a summary (title, version, tags, paths). "
-        "Pass path, tag or schema for one endpoint, tag or schema (case-insensitive), or full=true for the "
-        "whole document. Cached per instance; refresh=true fetches it again.",
+        "The instance's OpenAPI description: a summary, one path, tag or schema, or all of it (full, "
+        "large). Cached; refresh re-reads it.",
         a.GetApiSpecArgs,
         v.ApiSpecView,
         _get_api_spec,
@@ -505,8 +485,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_meetings",
         "List meetings",
-        "List meetings, optionally in one project and only upcoming or past ones, with pagination. To find "
-        "meetings by topic, decision, agenda item or person, use openproject_search_meetings.",
+        "Meetings in a project, upcoming or past. By topic, decision, agenda item or person: "
+        "openproject_search_meetings.",
         a.ListMeetingsArgs,
         v.MeetingList,
         _list_meetings,
@@ -514,9 +494,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_get_meeting",
         "Get a meeting",
-        "Get one meeting with its participants and agenda items (notes, outcomes, linked work packages). "
-        "Items of the meeting's backlog (kept for a later meeting) come apart, in backlogItems, never as "
-        "agenda items. On OpenProject versions without agenda items, the meeting comes with a note saying so.",
+        "One meeting: participants, agenda items (notes, outcomes, linked work packages), backlog items "
+        "apart in backlogItems; a note where the version has none.",
         a.GetMeetingArgs,
         v.MeetingDetail,
         _get_meeting,
@@ -524,9 +503,7 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_search_meetings",
         "Search meetings",
-        "Find meetings by meaning in titles, agenda items, notes, outcomes (decisions) and people: typos, "
-        "word forms and questions ('what did we decide about the budget') work; ranked, each result saying "
-        "what matched. unmatchedTerms lists words that matched nothing.",
+        "Find meetings by topic or question in titles, agenda items, notes, outcomes (decisions) and people, ranked.",
         a.SearchMeetingsArgs,
         v.MeetingSearchPage,
         _search_meetings,
@@ -534,9 +511,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_get_wiki_page",
         "Get a wiki page",
-        "Get one wiki page by id: title, project and attachments with download links. No released OpenProject "
-        "version exposes a page's text through its API; the answer says so. Find ids with "
-        "openproject_search_wiki_pages.",
+        "One wiki page: title, project, attachments with links; no released OpenProject API gives its "
+        "text (the answer says so). Ids: openproject_search_wiki_pages.",
         a.GetWikiPageArgs,
         v.WikiPageDetail,
         _get_wiki_page,
@@ -544,9 +520,9 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_search_wiki_pages",
         "Search wiki pages",
-        "Find wiki pages by title (and text where available), tolerant of typos, word forms and questions; "
-        "without a query, lists the pages found. OpenProject cannot list wiki pages, so they are found by "
-        "id, a bounded number per call: coverage says how far it got, and the next search goes further.",
+        "Find wiki pages by title (text where available); no query lists them. OpenProject cannot list "
+        "wiki pages: each call finds a bounded number by id, coverage says how far, the next goes "
+        "further.",
         a.SearchWikiPagesArgs,
         v.WikiSearchPage,
         _search_wiki_pages,
@@ -554,9 +530,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_list_wiki_page_links",
         "List wiki page links",
-        "List the wiki pages linked to one work package, with provider, link type (relation or inline) and, "
-        "for OpenProject's own wiki, the page's id and title (OpenProject 17.6+; older versions answer "
-        "OPENPROJECT_UNSUPPORTED).",
+        "Wiki pages linked to a work package: provider, link type (relation or inline) and, for "
+        "OpenProject's own wiki, the page's id and title. OpenProject 17.6+.",
         a.ListWikiPageLinksArgs,
         v.WikiPageLinkList,
         _list_wiki_page_links,
@@ -564,10 +539,8 @@ READ_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_get_instance",
         "Describe the OpenProject instance",
-        "What this server is connected to: the instance's name and address, its OpenProject version (shown to "
-        "administrators only), the user the token belongs to, and which features were detected (meetings with "
-        "agenda items, wiki page links, display ids...). Use it when a tool answers that something is not "
-        "available here, or to tell the user whose view of OpenProject the answers show.",
+        "The instance's name, address, version (admins only), the token's user and detected features: use "
+        "it when a tool says something is unavailable, or whose view answers show.",
         GetInstanceArgs,
         InstanceView,
         _get_instance,

@@ -67,6 +67,16 @@ def outline_schema(result_type: type[Any]) -> dict[str, Any]:
     return full
 
 
+def keys_schema(result_type: type[Any]) -> dict[str, Any]:
+    """The result's top-level keys only, each accepting any value, none of them required.
+
+    Names what an answer holds for a client or model that looks, and accepts every answer a
+    client validates against it; :func:`outline_schema` adds each key's type and the required
+    ones, :func:`output_schema` every nested record.
+    """
+    return {"type": "object", "properties": {name: {} for name in output_schema(result_type)["properties"]}}
+
+
 def _outline(prop: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     """A property's JSON type only: no nested records, item shapes or enumerations."""
     if "$ref" in prop:

@@ -14,6 +14,7 @@ from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.adapters.mcp.untrusted import compact_mirror
 from openproject_mcp.composition import Application
 from openproject_mcp.config import ConfigurationError, Settings, load_settings
+from tests.support.tool_calls import MORE_CALLS, ONE_CALL_PER_TOOL, WRITE_TOOL_CALLS, crash_of
 
 SEARCH = ("openproject_search_work_packages", {"query": "checkout"})
 
@@ -126,9 +127,9 @@ def test_a_wrong_setting_names_the_valid_choices() -> None:
         load_settings({"OPENPROJECT_RESULT_FORMAT": "text"}, demo=True)
 
 
-async def test_output_schemas_are_outlines_unless_the_full_ones_are_asked_for() -> None:
+async def test_output_schemas_name_the_keys_unless_outlines_or_the_full_ones_are_asked_for() -> None:
     sizes: dict[str, int] = {}
-    for choice in ("outline", "full"):
+    for choice in ("keys", "outline", "full"):
         server = build_server(Application(Settings(backend="demo")).scope, output_schemas=choice)
         async with Client(server) as client:  # the client validates every answer against its schema
             listed = await client.list_tools()
@@ -137,12 +138,28 @@ async def test_output_schemas_are_outlines_unless_the_full_ones_are_asked_for() 
         schema = next(t.output_schema for t in listed.tools if t.name == SEARCH[0])
         assert schema is not None and {"elements", "total", "coverage"} <= set(schema["properties"])
         assert ("$defs" in schema) is (choice == "full")
+        assert ("required" in schema) is (choice != "keys")
+        typed = [prop for prop in schema["properties"].values() if "type" in prop]
+        assert (typed == []) is (choice == "keys"), choice
         sizes[choice] = len(listed.model_dump_json(by_alias=True, exclude_none=True))
-    assert sizes["outline"] < sizes["full"]
+    assert sizes["keys"] < sizes["outline"] < sizes["full"]
+
+
+@pytest.mark.parametrize("choice", ["keys", "outline", "full"])
+async def test_every_answer_validates_against_each_level_of_output_schema(choice: Any) -> None:
+    application = Application(Settings(backend="demo"))
+    server = build_server(application.scope, output_schemas=choice)
+    crashes = []
+    async with Client(server) as client:  # raises on structured content its output schema refuses
+        for tool, arguments in (*ONE_CALL_PER_TOOL, *MORE_CALLS, *WRITE_TOOL_CALLS):
+            crashes.append(crash_of(tool, await client.call_tool(tool, arguments)))
+    await application.aclose()
+    assert [c for c in crashes if c] == []
 
 
 def test_a_wrong_output_schemas_setting_names_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match=r"outline .* full"):
+    with pytest.raises(ConfigurationError, match=r"keys .* outline .* full"):
         load_settings({"OPENPROJECT_OUTPUT_SCHEMAS": "deep"}, demo=True)
     assert load_settings({"OPENPROJECT_OUTPUT_SCHEMAS": "FULL"}, demo=True).output_schemas == "full"
-    assert load_settings({}, demo=True).output_schemas == "outline"
+    assert load_settings({"OPENPROJECT_OUTPUT_SCHEMAS": "outline"}, demo=True).output_schemas == "outline"
+    assert load_settings({}, demo=True).output_schemas == "keys"
