@@ -15,6 +15,7 @@ one process's caches, and no call fails for it.
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
@@ -39,7 +40,8 @@ class TtlLruCache(Generic[K, V]):
     """A least-recently-used cache whose entries also expire after ``ttl_seconds``.
 
     With ``weigh``, the entries' total weight (what ``weigh`` says each value costs) is held
-    under ``max_weight`` too, least recently used out first.
+    under ``max_weight`` too, least recently used out first. Safe to use from several threads
+    (the token cache is read by rankings on the event loop and on the ranking thread at once).
     """
 
     def __init__(
@@ -62,33 +64,37 @@ class TtlLruCache(Generic[K, V]):
         self._max_weight = max_weight
         self._weight = 0
         self._entries: OrderedDict[K, tuple[float, V]] = OrderedDict()
+        self._lock = threading.Lock()
 
     def get(self, key: K) -> V | None:
-        entry = self._entries.get(key)
-        if entry is None:
-            return None
-        stored_at, value = entry
-        if self._clock() - stored_at > self._ttl:
-            self._drop(key)
-            return None
-        self._entries.move_to_end(key)
-        return value
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            stored_at, value = entry
+            if self._clock() - stored_at > self._ttl:
+                self._drop(key)
+                return None
+            self._entries.move_to_end(key)
+            return value
 
     def put(self, key: K, value: V) -> None:
         weigh = self._weigh
-        if weigh is not None:
-            self._drop(key)
-            self._weight += weigh(value)
-        self._entries[key] = (self._clock(), value)
-        self._entries.move_to_end(key)
-        while len(self._entries) > self._max_entries or (
-            self._max_weight is not None and self._weight > self._max_weight and len(self._entries) > 1
-        ):
-            _, (_, evicted) = self._entries.popitem(last=False)
+        with self._lock:
             if weigh is not None:
-                self._weight -= weigh(evicted)
+                self._drop(key)
+                self._weight += weigh(value)
+            self._entries[key] = (self._clock(), value)
+            self._entries.move_to_end(key)
+            while len(self._entries) > self._max_entries or (
+                self._max_weight is not None and self._weight > self._max_weight and len(self._entries) > 1
+            ):
+                _, (_, evicted) = self._entries.popitem(last=False)
+                if weigh is not None:
+                    self._weight -= weigh(evicted)
 
     def _drop(self, key: K) -> None:
+        """Remove ``key`` (the caller holds the lock)."""
         entry = self._entries.pop(key, None)
         if entry is not None and self._weigh is not None:
             self._weight -= self._weigh(entry[1])
@@ -102,14 +108,16 @@ class TtlLruCache(Generic[K, V]):
         return len(self._entries)
 
     def keys_snapshot(self) -> list[K]:
-        return list(self._entries)
+        with self._lock:
+            return list(self._entries)
 
     def discard_where(self, predicate: Callable[[K], bool]) -> int:
         """Drop every entry whose key satisfies ``predicate``; how many were dropped."""
-        doomed = [key for key in self._entries if predicate(key)]
-        for key in doomed:
-            self._drop(key)
-        return len(doomed)
+        with self._lock:
+            doomed = [key for key in self._entries if predicate(key)]
+            for key in doomed:
+                self._drop(key)
+            return len(doomed)
 
 
 def instance_key(instance: str) -> str:

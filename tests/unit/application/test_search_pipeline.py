@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import sys
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -369,3 +371,33 @@ def test_a_weighted_cache_forgets_the_weight_of_what_it_replaces_drops_or_expire
     assert cache.weight == 0 and len(cache) == 0
     with pytest.raises(ValueError, match="go together"):
         TtlLruCache(10, 5.0, weigh=len)
+
+
+def test_the_token_cache_holds_its_bounds_when_several_threads_use_it_at_once() -> None:
+    caches = TenantCaches(CacheSettings(token_entries=50, token_values=400))
+    store = TokenCache(caches, "tenant:a")
+    failures: list[BaseException] = []
+
+    def churn(offset: int) -> None:
+        try:
+            for i in range(3000):
+                text = f"text {offset + i % 120}"
+                if store.get(text) is None:
+                    store.put(text, ["text", str(offset + i % 120)] * 3)
+        except BaseException as exc:  # pragma: no cover - what the test is looking for
+            failures.append(exc)
+
+    threads = [threading.Thread(target=churn, args=(n * 60,)) for n in range(4)]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []
+    assert len(caches.tokens) <= 50
+    assert caches.tokens.weight == sum(len(store.get(key[1]) or ()) for key in caches.tokens.keys_snapshot())
+    assert caches.tokens.weight <= 400
