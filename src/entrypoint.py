@@ -28,6 +28,7 @@ from openproject_mcp.config import (
     ConfigurationError,
     Settings,
     SignInSettings,
+    env_flag,
     load_http_settings,
     load_settings,
     load_signin_settings,
@@ -85,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, help="port to listen on with --http (default 8000)")
     tools = commands.add_parser("tools", help="list the tools with their titles, or one tool's arguments")
     tools.add_argument("tool", nargs="?", help="a tool name: print its description and arguments")
+    tools.add_argument(
+        "--read-only", action="store_true", default=None, help="list what a read-only server lists (no write tools)"
+    )
     commands.add_parser(
         "doctor", help="check the settings, proxy, DNS, TLS, the token, the version and the detected features"
     )
@@ -118,7 +122,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(args_list)
     if args.command == "tools":
-        return _tools(args.tool)
+        try:
+            read_only = env_flag(os.environ, "OPENPROJECT_READ_ONLY") if args.read_only is None else args.read_only
+        except ConfigurationError as exc:
+            print(f"openproject-mcp: {exc}", file=sys.stderr)
+            return EXIT_USAGE
+        return _tools(args.tool, read_only=read_only)
     if args.command == "doctor":
         return doctor.run()
     http = args.command == "serve" and args.http
@@ -274,14 +283,20 @@ async def _call_once(server: Any, application: Application, tool: str, arguments
         await application.aclose()
 
 
-def _tools(name: str | None) -> int:
+def _tools(name: str | None, *, read_only: bool) -> int:
+    # What the server lists: a read-only server leaves the write tools out of tools/list, so this does too.
+    listed = [spec for spec in TOOLS if not (read_only and spec.writes)]
     if name is None:
-        for each in TOOLS:
+        for each in listed:
             print(f"{each.name:<44} {each.title}")
         return EXIT_OK
-    spec = next((s for s in TOOLS if s.name == name), None)
+    spec = next((s for s in listed if s.name == name), None)
     if spec is None:
-        print(f"openproject-mcp: unknown tool {name!r}; run 'openproject-mcp tools' for the list.", file=sys.stderr)
+        refused = " (a write tool; this server is read-only)" if any(s.name == name for s in TOOLS) else ""
+        print(
+            f"openproject-mcp: unknown tool {name!r}{refused}; run 'openproject-mcp tools' for the list.",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     model = tool_model(spec)
     print(f"{spec.name}: {spec.title}\n\n{model.description}\n")

@@ -100,3 +100,20 @@ def test_a_broken_dataset_is_rejected_before_serving(tmp_path: object) -> None:
     path.write_text('{"projects": [{"id": 1}]}', encoding="utf-8")
     proc = run("serve", "--dataset", str(path))
     assert proc.returncode == 2 and "broken.json" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [(("tools", "--read-only"), {}), (("tools",), {"OPENPROJECT_READ_ONLY": "true"})],
+    ids=["flag", "setting"],
+)
+def test_tools_under_read_only_lists_what_the_server_lists(args: tuple[str, ...], env: dict[str, str]) -> None:
+    from openproject_mcp.adapters.mcp.catalog import TOOLS
+
+    proc = run(*args, env=env)
+    assert proc.returncode == 0, proc.stderr
+    listed = [line.split()[0] for line in proc.stdout.strip().splitlines()]
+    assert listed == [spec.name for spec in TOOLS if not spec.writes]
+    assert listed and len(listed) < len(TOOLS)
+    refused = run("tools", "openproject_create_work_package", *args[1:], env=env)
+    assert refused.returncode == 2 and "read-only" in refused.stderr
