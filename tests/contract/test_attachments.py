@@ -125,3 +125,29 @@ async def test_a_dataset_that_only_describes_a_file_says_so() -> None:
             await app.aclose()
     with pytest.raises(UnsupportedError, match="does not hold its content"):
         await InMemoryAttachmentRepository(described).content(704, 1024)
+
+
+async def test_a_signed_external_download_link_never_reaches_a_result() -> None:
+    """With external storage OpenProject's ``downloadLocation`` is a pre-signed URL: a bearer
+    credential. Tool results and resources carry the instance's own content path instead."""
+    from mcp import Client
+
+    from openproject_mcp.adapters.mcp.server import build_server
+
+    async with FakeOpenProject({TOKEN: served_dataset()}, attachment_storage="external") as fake:
+        app = Application(http_settings(fake.base_url))
+        try:
+            async with Client(build_server(app.scope)) as client:
+                page = await client.call_tool("openproject_get_wiki_page", {"id": 301})
+                wiki = await client.read_resource("openproject://wiki-pages/301")
+                work_package = await client.read_resource("openproject://work-packages/116")
+        finally:
+            await app.aclose()
+    assert not page.is_error
+    answers = [str(page.structured_content), *(str(part) for part in page.content)]
+    answers += [str(part) for part in (*wiki.contents, *work_package.contents)]
+    for text in answers:
+        assert "Signature" not in text and "external-storage" not in text, text
+    assert isinstance(page.structured_content, dict)
+    urls = [a["downloadUrl"] for a in page.structured_content["attachments"]]
+    assert urls == [f"{fake.base_url.rstrip('/')}/api/v3/attachments/{n}/content" for n in (704, 705)]

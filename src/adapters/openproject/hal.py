@@ -402,7 +402,9 @@ class WikiPageHal(_Hal, frozen=True, kw_only=True):
 
 class AttachmentLinks(_Hal, frozen=True, kw_only=True):
     self_: Link | None = msgspec.field(name="self", default=None)
-    download_location: Link | None = None
+    # Only the instance's own content path is read: ``downloadLocation`` is a pre-signed
+    # external-storage URL where the file is kept outside the instance, a bearer credential.
+    static_download_location: Link | None = None
 
 
 class AttachmentHal(_Hal, frozen=True, kw_only=True):

@@ -437,16 +437,29 @@ def wiki_page(resource: hal.WikiPageHal, *, project_fallback: NamedRef | None = 
 
 
 def attachment(resource: hal.AttachmentHal, absolute: Callable[[str], str]) -> Attachment:
-    location = resource.links.download_location
-    href = location.href if location else None
+    """An attachment whose link is the instance's content path, never ``downloadLocation``.
+
+    With external storage OpenProject renders ``downloadLocation`` as the storage's pre-signed
+    URL, which lets anyone holding it read the file: a credential, kept out of every result. The
+    content path (``staticDownloadLocation``, the same as ``downloadLocation`` on local storage)
+    needs the caller's own token. Versions without ``staticDownloadLocation`` get the path built
+    from the id, which is the endpoint every supported version serves.
+    """
+    location = resource.links.static_download_location
+    href = location.href if location and location.href and _is_content_path(location.href) else None
     size = resource.file_size if resource.file_size is not None else resource.legacy_file_size
     return Attachment(
         id=resource.id,
         file_name=_required(resource.file_name, f"the file name of attachment {resource.id}"),
         file_size=size if size is not None else 0,
         content_type=resource.content_type or "application/octet-stream",
-        download_url=absolute(_required(href, f"the download location of attachment {resource.id}")),
+        download_url=absolute(href or f"api/v3/attachments/{resource.id}/content"),
     )
+
+
+def _is_content_path(href: str) -> bool:
+    """A relative ``.../api/v3/attachments/{id}/content`` path with no query: nothing signed in it."""
+    return href.startswith("/") and not href.startswith("//") and "?" not in href and href.endswith("/content")
 
 
 def wiki_page_link(resource: hal.WikiPageLinkHal) -> WikiPageLink:

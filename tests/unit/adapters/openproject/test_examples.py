@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from openproject_mcp.adapters.openproject import hal, mapping
+from openproject_mcp.adapters.openproject.client import absolute_url
 from openproject_mcp.adapters.openproject.http_errors import error_for_status
 from openproject_mcp.domain.entities import NamedRef, QueryFilter, SortCriterion, WorkPackageRef
 from openproject_mcp.domain.errors import (
@@ -161,10 +162,11 @@ def test_activity() -> None:
 
 def test_attachment() -> None:
     resource = hal.decode(as_bytes(load("attachment.json")), hal.AttachmentHal)
-    attachment = mapping.attachment(resource, lambda href: f"https://op.example.com{href}")
+    attachment = mapping.attachment(resource, lambda href: absolute_url(href, BASE))
     assert (attachment.id, attachment.file_name, attachment.content_type) == (1, "cat.png", "image/png")
     assert attachment.file_size == 24  # the example spells it "filesize"
-    assert attachment.download_url == "https://op.example.com/some/remote/aws/url/image.png"
+    # Its downloadLocation is the external storage's URL (signed, in real life): never the link.
+    assert attachment.download_url == "https://op.example.com/api/v3/attachments/1/content"
 
 
 def test_meeting() -> None:
@@ -265,7 +267,7 @@ def test_project_collection_is_paginated() -> None:
 
 def test_wiki_page_attachments() -> None:
     collection = hal.decode(as_bytes(load("wiki_page_attachments.json")), hal.Collection[hal.AttachmentHal])
-    [attachment] = [mapping.attachment(e, lambda href: BASE.rstrip("/") + href) for e in collection.elements]
+    [attachment] = [mapping.attachment(e, lambda href: absolute_url(href, BASE)) for e in collection.elements]
     assert (attachment.id, attachment.file_name, attachment.file_size) == (376, "some.gif", 3521772)
     assert attachment.download_url == "https://op.example.com/api/v3/attachments/376/content"
 
