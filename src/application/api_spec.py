@@ -2,7 +2,10 @@
 
 The document is the same for every user of an instance, but it is cached under the caller's
 tenant key all the same: a cached answer is then only ever served to a credential the instance
-itself accepted for that answer, so a rejected token always gets ``OPENPROJECT_AUTH_ERROR``.
+itself accepted for that answer. A credential accepted once can be revoked since, so before a
+cached document is served the instance is asked, with one small request (``/users/me``), whether
+it still accepts the caller: a revoked or rejected token gets ``OPENPROJECT_AUTH_ERROR``, never
+the cached answer.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ class GetApiSpec:
                     cached = shared
                     self._caches.spec.put(self._tenant, shared)
             if cached is not None:
+                await self._specs.confirm_access()
                 return dict(cached)
         document = dict(await self._specs.spec())
         if _values_within(document, CACHE_MAX_VALUES):

@@ -123,6 +123,13 @@ class ApiSpecRepository(ABC):
     async def spec(self) -> dict[str, object]:
         """The instance's own OpenAPI document. ``UnsupportedError`` if it has none."""
 
+    @abstractmethod
+    async def confirm_access(self) -> None:
+        """Ask the instance, as cheaply as it allows, whether it still accepts this credential.
+
+        ``AuthenticationError`` when it refuses it; a cached document is served only after this.
+        """
+
 
 class MeetingRepository(ABC):
     @abstractmethod

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from openproject_mcp.adapters.fixture import load_demo_dataset
+from openproject_mcp.application.api_spec import GetApiSpec, GetApiSpecRequest
 from openproject_mcp.composition import Application
 from openproject_mcp.domain.errors import AuthenticationError, OpenProjectMcpError
 from tests.conftest import shared_path
@@ -41,5 +42,31 @@ async def test_after_a_valid_token_warmed_every_cache_a_rejected_one_gets_401_fr
                     with pytest.raises(AuthenticationError):
                         await (use_case.execute() if request is None else use_case.execute(request))
                 assert fake.requests, f"{kind.__name__} answered a rejected token without asking the instance"
+        finally:
+            await app.aclose()
+
+
+async def test_a_token_revoked_after_reading_the_api_description_is_refused_its_cached_copy() -> None:
+    dataset = load_demo_dataset()
+    spec = json.loads(shared_path("openproject-spec", "openproject-apiv3-17.3-stable.bundled.json").read_text())
+    other = "a-second-token"
+    async with FakeOpenProject({TOKEN: dataset, other: dataset}, spec=spec) as fake:
+        app = Application(http_settings(fake.base_url), shared=True)
+        try:
+            async with app.scope(TOKEN) as scope:
+                first = await (await scope.resolve(GetApiSpec)).execute(GetApiSpecRequest(path="work_packages"))
+            assert first.path and len(app.container.caches().spec) == 1
+            fake.revoke(TOKEN)
+            fake.clear()
+            async with app.scope(TOKEN) as scope:
+                with pytest.raises(AuthenticationError):
+                    await (await scope.resolve(GetApiSpec)).execute(GetApiSpecRequest(path="work_packages"))
+            assert [r.status for r in fake.requests] == [401], "the instance was asked, and refused"
+            async with app.scope(other) as scope:
+                again = await (await scope.resolve(GetApiSpec)).execute(GetApiSpecRequest(path="work_packages"))
+                warm = await (await scope.resolve(GetApiSpec)).execute(GetApiSpecRequest(path="work_packages"))
+            assert again == first == warm
+            spec_reads = [r for r in fake.requests if r.path.endswith("/spec.json")]
+            assert len(spec_reads) == 1, "the second token's warm call is served from its own cached copy"
         finally:
             await app.aclose()

@@ -315,6 +315,11 @@ class AiohttpApiSpecRepository(ApiSpecRepository):
             ) from exc
         return dict(document)
 
+    async def confirm_access(self) -> None:
+        # ``/users/me`` is the smallest answer that needs the credential: a revoked or unknown
+        # token gets 401 there (AuthenticationError), as it would on the document itself.
+        await self._client.get(endpoints.USER.path(id="me"))
+
 
 # Wiki ----------------------------------------------------------------------------------------
 

@@ -279,6 +279,10 @@ class FakeOpenProject:
         self._server: TestServer | None = None
         self._base_url: str | None = None
 
+    def revoke(self, token: str) -> None:
+        """Forget ``token``, as revoking it in OpenProject does: from now on it gets 401 everywhere."""
+        del self._tenants[token]
+
     # Lifecycle --------------------------------------------------------------------------------
 
     async def __aenter__(self) -> FakeOpenProject:
