@@ -1,9 +1,10 @@
 """``serve --http`` as a real process: heavy searches run, and everyone else is still answered.
 
 Four callers each send a 5,000-character query over a dataset of long work packages, at once.
-Meanwhile ``/healthz`` and a cheap tool call are asked again and again. The bounds asserted are
-generous: they check that nothing waits behind the searches, and that a search past its deadline
-is stopped near that deadline, not that anything is fast.
+Meanwhile ``/healthz`` and a cheap tool call are asked again and again. What is checked is the
+order things happen in, not how fast: health checks and cheap calls are answered while every
+heavy search is still running (nothing waits behind them), and every search ends, answered or
+stopped at its deadline. How late the loop gets is measured in ``benchmarks/`` instead.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tests.unit.adapters.mcp_http.serving import free_port, post, tool_call, unt
 
 HEAVY_SEARCHES = 4
 DEADLINE = 5.0
-WORK_PACKAGES = 300
+WORK_PACKAGES = 900  # enough that each search outlasts several rounds of cheap calls
 
 
 def long_texts_dataset(path: Path) -> str:
@@ -58,8 +59,7 @@ async def test_heavy_searches_neither_starve_health_nor_other_callers_and_end_by
         stderr=subprocess.DEVNULL,
         env=env,
     )
-    health_times: list[float] = []
-    cheap_times: list[float] = []
+    events: list[str] = []
     heavy_ends: list[float] = []
     try:
         async with httpx2.AsyncClient(timeout=30) as http:
@@ -69,21 +69,20 @@ async def test_heavy_searches_neither_starve_health_nor_other_callers_and_end_by
             async def heavy(began: float) -> int:
                 response = await post(http, f"{url}/mcp", search)
                 heavy_ends.append(time.monotonic() - began)
+                events.append("heavy")
                 return response.status_code
 
             began = time.monotonic()
             heavies = [asyncio.create_task(heavy(began)) for _ in range(HEAVY_SEARCHES)]
             with anyio.fail_after(60):
                 while not all(task.done() for task in heavies):
-                    asked = time.monotonic()
                     health = await http.get(f"{url}/healthz")
-                    health_times.append(time.monotonic() - asked)
                     assert health.status_code == 200
-                    asked = time.monotonic()
+                    events.append("health")
                     cheap = await post(http, f"{url}/mcp", tool_call("openproject_list_statuses"))
-                    cheap_times.append(time.monotonic() - asked)
                     assert cheap.status_code == 200 and cheap.json()["result"]["isError"] is False
-                    await asyncio.sleep(0.1)
+                    events.append("cheap")
+                    await asyncio.sleep(0)
             statuses = [task.result() for task in heavies]
     finally:
         process.terminate()
@@ -94,7 +93,10 @@ async def test_heavy_searches_neither_starve_health_nor_other_callers_and_end_by
             process.kill()
             await process.wait()
     assert set(statuses) <= {200, 504}, statuses
-    assert max(heavy_ends) < DEADLINE + 2, f"the heavy searches ended after {max(heavy_ends):.1f} s"
-    assert len(health_times) >= 2
-    assert max(health_times) < 1.0, f"/healthz took up to {max(health_times):.2f} s"
-    assert max(cheap_times) < 2.0, f"a cheap call took up to {max(cheap_times):.2f} s"
+    # Answered while all four searches were still running: had the loop waited behind them, every
+    # health check and cheap call would come after the first search's answer.
+    while_searching = events[: events.index("heavy")]
+    assert while_searching.count("health") >= 2 and while_searching.count("cheap") >= 2, events
+    # A search past its deadline is stopped there: compared with a bound several times the
+    # deadline, far above scheduling noise (a search left running would hold its answer longer).
+    assert max(heavy_ends) < 3 * DEADLINE, f"the heavy searches ended after {max(heavy_ends):.1f} s"

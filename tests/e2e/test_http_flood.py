@@ -1,4 +1,10 @@
-"""``serve --http`` as a real process under a flood of idle connections, with few file descriptors."""
+"""``serve --http`` as a real process under a flood of idle connections, with few file descriptors.
+
+Idle connections are only closed by the header timeout (60 s here) or to make room for a new
+one. Every health check must be answered within the client's 5 s timeout, far below that
+timeout: a health check that waited for idle connections to time out could not be answered at
+all. How fast it is answered is not asserted (speed is measured in ``benchmarks/``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,6 @@ import os
 import resource
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import anyio
@@ -42,7 +47,6 @@ async def test_a_flood_of_idle_connections_neither_stops_health_nor_floods_the_l
         )
     url = f"http://127.0.0.1:{port}"
     idle: list[asyncio.StreamWriter] = []
-    slowest = 0.0
     try:
         async with httpx2.AsyncClient(timeout=5) as http:
             await until_healthy(http, url, seconds=20, pause=0.05)
@@ -51,15 +55,11 @@ async def test_a_flood_of_idle_connections_neither_stops_health_nor_floods_the_l
                     _, writer = await asyncio.open_connection("127.0.0.1", port)
                     idle.append(writer)
                     if index % 100 == 99:
-                        began = time.monotonic()
                         async with httpx2.AsyncClient(timeout=5) as fresh:
                             health = await fresh.get(f"{url}/healthz")
-                        slowest = max(slowest, time.monotonic() - began)
                         assert health.status_code == 200, f"after {index + 1} idle connections"
-            began = time.monotonic()
             async with httpx2.AsyncClient(timeout=5) as fresh:
                 final = await fresh.get(f"{url}/healthz")
-            slowest = max(slowest, time.monotonic() - began)
     finally:
         for writer in idle:
             writer.close()
@@ -71,7 +71,6 @@ async def test_a_flood_of_idle_connections_neither_stops_health_nor_floods_the_l
             process.kill()
             await process.wait()
     assert final.status_code == 200
-    assert slowest < 1.0, f"/healthz took {slowest:.2f} s during the flood"
     log_size = stderr.stat().st_size
     assert log_size < 1_000_000, f"{log_size} bytes of log"
     assert "Traceback" not in stderr.read_text(encoding="utf-8", errors="replace")
