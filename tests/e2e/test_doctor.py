@@ -13,7 +13,7 @@ from pathlib import Path
 from openproject_mcp import doctor
 from openproject_mcp.adapters.fixture import load_demo_dataset
 from tests.support.fake_openproject import FakeOpenProject
-from tests.support.network import ForwardingProxy, self_signed_certificate, server_context
+from tests.support.network import ForwardingProxy, instance_behind_proxy, self_signed_certificate, server_context
 
 TOKEN = "doctor-token-5d1e"
 NO_PROXY_ENV = {"HTTPS_PROXY": "", "HTTP_PROXY": "", "ALL_PROXY": "", "NO_PROXY": ""}
@@ -149,17 +149,9 @@ def test_the_command_exits_non_zero_on_a_failure_and_prints_one_line_per_check()
 
 
 async def test_through_a_proxy_an_untrusted_certificate_is_named_too(tmp_path: Path) -> None:
-    cert, key = self_signed_certificate(tmp_path)
-    async with (
-        FakeOpenProject({TOKEN: load_demo_dataset()}, ssl_context=server_context(cert, key)) as fake,
-        ForwardingProxy() as proxy,
-    ):
-        port = fake.base_url.rsplit(":", 1)[1].split("/", 1)[0]
-        env = {
-            "OPENPROJECT_BASE_URL": f"https://openproject.invalid:{port}",
-            "OPENPROJECT_API_KEY": TOKEN,
-            "HTTPS_PROXY": proxy.url,
-        }
+    async with instance_behind_proxy(tmp_path, {TOKEN: load_demo_dataset()}) as hidden:
+        cert = hidden.cert
+        env = {"OPENPROJECT_BASE_URL": hidden.url, "OPENPROJECT_API_KEY": TOKEN, "HTTPS_PROXY": hidden.proxy.url}
         untrusted, _ = await run(env)
         trusted, lines = await run({**env, "OPENPROJECT_CA_BUNDLE": str(cert)})
     refused = check(untrusted, "openproject")

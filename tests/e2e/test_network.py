@@ -17,7 +17,7 @@ from openproject_mcp.config import ConfigurationError, load_settings, load_signi
 from openproject_mcp.entrypoint import instance_route
 from openproject_mcp.ports.signin import GrantRefusedError, ProviderUnavailableError
 from tests.support.fake_openproject import FakeOAuth, FakeOpenProject
-from tests.support.network import ForwardingProxy, self_signed_certificate, server_context
+from tests.support.network import ForwardingProxy, instance_behind_proxy, self_signed_certificate, server_context
 
 TOKEN = "network-token-81c2"
 
@@ -75,18 +75,13 @@ def test_a_ca_bundle_that_is_missing_or_not_pem_and_a_bad_proxy_stop_the_server_
 
 
 async def test_https_through_the_proxy_tunnels_and_trusts_the_bundle(tmp_path: Path) -> None:
-    cert, key = self_signed_certificate(tmp_path)
-    async with (
-        FakeOpenProject({TOKEN: load_demo_dataset()}, ssl_context=server_context(cert, key)) as fake,
-        ForwardingProxy() as proxy,
-    ):
-        port = fake.base_url.rsplit(":", 1)[1].split("/", 1)[0]
-        env = {"OPENPROJECT_BASE_URL": f"https://openproject.invalid:{port}", "HTTPS_PROXY": proxy.url}
+    async with instance_behind_proxy(tmp_path, {TOKEN: load_demo_dataset()}) as hidden:
+        env = {"OPENPROJECT_BASE_URL": hidden.url, "HTTPS_PROXY": hidden.proxy.url}
         failed, text = await list_projects(env)
         assert failed and "certificate" in text and "OPENPROJECT_CA_BUNDLE" in text
-        failed, text = await list_projects({**env, "OPENPROJECT_CA_BUNDLE": str(cert)})
+        failed, text = await list_projects({**env, "OPENPROJECT_CA_BUNDLE": str(hidden.cert)})
         assert not failed, text
-    assert f"openproject.invalid:{port}" in proxy.targets  # CONNECT, not a direct connection
+    assert hidden.address in hidden.proxy.targets  # CONNECT, not a direct connection
 
 
 SIGNIN = {
@@ -135,23 +130,13 @@ async def test_sign_in_reaches_openproject_the_way_the_tools_do_through_the_prox
 
 
 async def test_the_readiness_probe_reaches_the_instance_the_way_the_tools_do(tmp_path: Path) -> None:
-    cert, key = self_signed_certificate(tmp_path)
-    async with (
-        FakeOpenProject({TOKEN: load_demo_dataset()}, ssl_context=server_context(cert, key)) as fake,
-        ForwardingProxy() as proxy,
-    ):
-        port = fake.base_url.rsplit(":", 1)[1].split("/", 1)[0]
+    async with instance_behind_proxy(tmp_path, {TOKEN: load_demo_dataset()}) as hidden:
         # The instance's name resolves only through the proxy, and its certificate is the bundle's.
-        env = {
-            "OPENPROJECT_BASE_URL": f"https://openproject.invalid:{port}",
-            "HTTPS_PROXY": proxy.url,
-            "OPENPROJECT_CA_BUNDLE": str(cert),
-        }
-        settings = load_settings({"OPENPROJECT_API_KEY": TOKEN, **env})
-        assert settings.base_url is not None
-        assert await InstanceProbe(settings.base_url, route=instance_route(settings)).reachable()
-        assert f"openproject.invalid:{port}" in proxy.targets
+        env = {"OPENPROJECT_BASE_URL": hidden.url, "HTTPS_PROXY": hidden.proxy.url}
+        trusted = load_settings({"OPENPROJECT_API_KEY": TOKEN, **env, "OPENPROJECT_CA_BUNDLE": str(hidden.cert)})
+        assert await InstanceProbe(hidden.url, route=instance_route(trusted)).reachable()
+        assert hidden.address in hidden.proxy.targets
         # Without the bundle the handshake fails, and so does the probe; with no route at all too.
-        untrusted = load_settings({"OPENPROJECT_API_KEY": TOKEN, **env, "OPENPROJECT_CA_BUNDLE": ""})
-        assert not await InstanceProbe(settings.base_url, route=instance_route(untrusted)).reachable()
-        assert not await InstanceProbe(settings.base_url).reachable()
+        untrusted = load_settings({"OPENPROJECT_API_KEY": TOKEN, **env})
+        assert not await InstanceProbe(hidden.url, route=instance_route(untrusted)).reachable()
+        assert not await InstanceProbe(hidden.url).reachable()

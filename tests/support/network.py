@@ -6,11 +6,14 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import dataclasses
 import shutil
 import ssl
 import subprocess
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import pytest
 
@@ -143,3 +146,38 @@ async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> N
     finally:
         with contextlib.suppress(OSError, RuntimeError):
             writer.close()
+
+
+HIDDEN_HOST = "openproject.invalid"
+"""A name only the proxy resolves (to the loopback address): reaching it proves the proxy was used."""
+
+
+@dataclasses.dataclass(frozen=True)
+class HiddenInstance:
+    """A fake OpenProject over HTTPS with a self-signed certificate, reachable by name only
+    through ``proxy``; ``cert`` is the CA bundle that trusts it."""
+
+    fake: Any
+    proxy: ForwardingProxy
+    cert: Path
+
+    @property
+    def address(self) -> str:
+        """``host:port`` as the proxy sees the target."""
+        return f"{HIDDEN_HOST}:{self.fake.base_url.rsplit(':', 1)[1].split('/', 1)[0]}"
+
+    @property
+    def url(self) -> str:
+        return f"https://{self.address}"
+
+
+@contextlib.asynccontextmanager
+async def instance_behind_proxy(tmp_path: Path, tenants: Mapping[str, Any]) -> AsyncIterator[HiddenInstance]:
+    from tests.support.fake_openproject import FakeOpenProject
+
+    cert, key = self_signed_certificate(tmp_path)
+    async with (
+        FakeOpenProject(dict(tenants), ssl_context=server_context(cert, key)) as fake,
+        ForwardingProxy() as proxy,
+    ):
+        yield HiddenInstance(fake, proxy, cert)

@@ -93,73 +93,75 @@ async def test_a_search_with_a_long_query_notes_what_was_left_out(tmp_path: Path
     assert page.notes and any("significant words" in note for note in page.notes)
 
 
-async def test_texts_the_search_has_tokenised_already_do_not_send_a_ranking_to_the_worker_thread() -> None:
-    # The fields are read on the loop; the ranking (which sorts by ``key``) runs where it is sent.
-    threads: set[str] = set()
+class Where:
+    """Which threads a ranking ran on: it sorts by ``key``, so ``key`` notes its thread."""
 
-    def key(note: Note) -> int:
-        threads.add(threading.current_thread().name)
+    def __init__(self) -> None:
+        self.threads: set[str] = set()
+
+    def key(self, note: Note) -> int:
+        self.threads.add(threading.current_thread().name)
         return note.id
 
-    fields: tuple[Field[Note], ...] = (Field("body", 1.0, lambda note: note.body),)
-    big = [Note(i, "t", f"{i} {FILLER * 40}") for i in range(1, 40)]
+    def take(self) -> set[str]:
+        seen, self.threads = self.threads, set()
+        return seen
+
+    def on_worker(self) -> bool:
+        seen = self.take()
+        return bool(seen) and all(name.startswith("ranking") for name in seen)
+
+    def in_place(self) -> bool:
+        return self.take() == {threading.current_thread().name}
+
+
+BODY: tuple[Field[Note], ...] = (Field("body", 1.0, lambda note: note.body),)
+
+
+def big_notes(marker: str = "") -> list[Note]:
+    return [Note(i, "t", f"{i} {marker}{FILLER * 40}") for i in range(1, 40)]
+
+
+async def test_texts_the_search_has_tokenised_already_do_not_send_a_ranking_to_the_worker_thread() -> None:
+    # The fields are read on the loop; the ranking runs where it is sent.
+    where = Where()
     scorer = query_scorer("consectetur", "fuzzy")
-    first = await rank_with(scorer, big, fields, key=key)
-    assert threads and all(name.startswith("ranking") for name in threads)
-    threads.clear()
+    first = await rank_with(scorer, big_notes(), BODY, key=where.key)
+    assert where.on_worker()
     # The same texts again (the final ranking of a search re-reads the first one's): in place.
-    second = await rank_with(scorer, big, fields, key=key)
-    assert threads == {threading.current_thread().name}
+    second = await rank_with(scorer, big_notes(), BODY, key=where.key)
+    assert where.in_place()
     assert second.hits == first.hits
     # New text of the same size goes to the worker thread again.
-    threads.clear()
-    fresh = [Note(i, "t", f"{i} fresh {FILLER * 40}") for i in range(1, 40)]
-    await rank_with(scorer, fresh, fields, key=key)
-    assert threads and all(name.startswith("ranking") for name in threads)
+    await rank_with(scorer, big_notes("fresh "), BODY, key=where.key)
+    assert where.on_worker()
 
 
 async def test_a_later_search_over_texts_in_the_token_cache_ranks_in_place_and_alike() -> None:
-    threads: set[str] = set()
-
-    def key(note: Note) -> int:
-        threads.add(threading.current_thread().name)
-        return note.id
-
-    fields: tuple[Field[Note], ...] = (Field("body", 1.0, lambda note: note.body),)
-    big = [Note(i, "t", f"{i} {FILLER * 40}") for i in range(1, 40)]
+    where = Where()
     caches = TenantCaches()
-    first = await rank_with(
-        query_scorer("consectetur", "fuzzy", store=TokenCache(caches, "tenant:a")), big, fields, key=key
-    )
-    assert threads and all(name.startswith("ranking") for name in threads)
-    threads.clear()
+    earlier = query_scorer("consectetur", "fuzzy", store=TokenCache(caches, "tenant:a"))
+    assert (await rank_with(earlier, big_notes(), BODY, key=where.key)).hits
+    assert where.on_worker()
     # A new search (a new scorer, another query) of the same tenant finds the token values kept.
     later = query_scorer("adipiscing", "fuzzy", store=TokenCache(caches, "tenant:a"))
-    warm = await rank_with(later, big, fields, key=key)
-    assert threads == {threading.current_thread().name}
-    cold = await rank_with(query_scorer("adipiscing", "fuzzy"), big, fields, key=lambda n: n.id)
+    warm = await rank_with(later, big_notes(), BODY, key=where.key)
+    assert where.in_place()
+    cold = await rank_with(query_scorer("adipiscing", "fuzzy"), big_notes(), BODY, key=lambda n: n.id)
     assert warm.hits == cold.hits and warm.hits
-    assert first.hits
     # Another tenant's search does not see them: it tokenises on the worker thread.
-    threads.clear()
-    await rank_with(query_scorer("adipiscing", "fuzzy", store=TokenCache(caches, "tenant:b")), big, fields, key=key)
-    assert threads and all(name.startswith("ranking") for name in threads)
+    other = query_scorer("adipiscing", "fuzzy", store=TokenCache(caches, "tenant:b"))
+    await rank_with(other, big_notes(), BODY, key=where.key)
+    assert where.on_worker()
 
 
 async def test_many_records_leave_the_loop_even_when_their_texts_are_known() -> None:
-    threads: set[str] = set()
-
-    def key(note: Note) -> int:
-        threads.add(threading.current_thread().name)
-        return note.id
-
+    where = Where()
     fields: tuple[Field[Note], ...] = (Field("title", 1.0, lambda note: note.title),)
     many = [Note(i, f"budget {i}", "") for i in range(1, INLINE_RECORDS + 2)]
-    few = many[:INLINE_RECORDS]
     scorer = query_scorer("budget", "fuzzy")
-    await rank_with(scorer, few, fields, key=key)
-    assert threads == {threading.current_thread().name}
-    threads.clear()
-    ranked = await rank_with(scorer, many, fields, key=key)
-    assert threads and all(name.startswith("ranking") for name in threads)
+    await rank_with(scorer, many[:INLINE_RECORDS], fields, key=where.key)
+    assert where.in_place()
+    ranked = await rank_with(scorer, many, fields, key=where.key)
+    assert where.on_worker()
     assert len(ranked.hits) == INLINE_RECORDS + 1
