@@ -16,7 +16,6 @@ What was cut is counted, so the answer can say so (``RankingLimits.notes``).
 from __future__ import annotations
 
 import asyncio
-import functools
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -34,11 +33,9 @@ from openproject_mcp.domain.search import (
     TokenStore,
     extract_texts,
     query_tokens,
-    rank_records,
 )
 
 T = TypeVar("T")
-R = TypeVar("R")
 
 MAX_QUERY_WORDS: Final = 16
 MAX_SCORED_CHARACTERS: Final = 10_000
@@ -107,64 +104,6 @@ def scored_query(query: str, mode: MatchMode, limits: RankingLimits | None = Non
     return " ".join(tokens[:MAX_QUERY_WORDS])
 
 
-def _bounded(source: Field[T], limits: RankingLimits | None) -> Field[T]:
-    extract = source.extract
-
-    def bounded(record: T) -> str | Sequence[str] | None:
-        raw = extract(record)
-        if raw is None:
-            return None
-        if isinstance(raw, str):
-            if len(raw) <= MAX_SCORED_CHARACTERS:
-                return raw
-            if limits is not None:
-                limits._count(1, 0)
-            return raw[:MAX_SCORED_CHARACTERS]
-        items = list(raw[:MAX_SCORED_ITEMS])
-        long_ones = sum(1 for item in items if len(item) > MAX_SCORED_CHARACTERS)
-        if limits is not None and (long_ones or len(raw) > MAX_SCORED_ITEMS):
-            limits._count(long_ones, 1 if len(raw) > MAX_SCORED_ITEMS else 0)
-        return [item[:MAX_SCORED_CHARACTERS] for item in items] if long_ones else items
-
-    return Field(source.name, source.weight, bounded)
-
-
-def _text_size(records: Sequence[T], fields: Sequence[Field[T]], known: Callable[[str], bool] | None = None) -> int:
-    """Characters of text the ranking must tokenise, up to just past ``INLINE_CHARACTERS``.
-
-    With ``known`` (the search's scorer), texts it has already tokenised cost nothing: the
-    final ranking of a search re-reads the first ranking's texts from its memory.
-    """
-    total = 0
-    for record in records:
-        for source in fields:
-            raw = source.extract(record)
-            if isinstance(raw, str):
-                if known is None or not known(raw):
-                    total += len(raw)
-            elif raw is not None:
-                total += sum(len(item) for item in raw if known is None or not known(item))
-            if total > INLINE_CHARACTERS:
-                return total
-    return total
-
-
-async def _run_bounded(
-    candidates: Sequence[T],
-    fields: Sequence[Field[T]],
-    work: Callable[[], R],
-    known: Callable[[str], bool] | None = None,
-) -> R:
-    """Run ``work`` inline when the text it must tokenise is small, else on the ranking thread.
-
-    If the caller is cancelled (its deadline passed), the thread still finishes this bounded
-    piece of work, and its result is dropped.
-    """
-    if len(candidates) <= INLINE_RECORDS and _text_size(candidates, fields, known) <= INLINE_CHARACTERS:
-        return work()
-    return await asyncio.get_running_loop().run_in_executor(_executor(), work)
-
-
 async def rank(
     records: Iterable[T],
     query: str,
@@ -176,20 +115,12 @@ async def rank(
     weight_scale: float | None = None,
     limits: RankingLimits | None = None,
 ) -> list[Ranked[T]]:
-    """``rank_records`` within this module's bounds, on a worker thread when the work is not small."""
-    candidates = list(records)
-    bounded = [_bounded(source, limits) for source in fields]
-    work = functools.partial(
-        rank_records,
-        candidates,
-        scored_query(query, mode, limits),
-        bounded,
-        key=key,
-        mode=mode,
-        min_score=min_score,
-        weight_scale=weight_scale,
+    """One ranking of ``records`` by ``query`` within this module's bounds (``rank_with`` a scorer of its own)."""
+    scorer = query_scorer(query, mode, limits)
+    ranking = await rank_with(
+        scorer, records, fields, key=key, min_score=min_score, weight_scale=weight_scale, limits=limits
     )
-    return await _run_bounded(candidates, fields, work)
+    return ranking.hits
 
 
 def query_scorer(
@@ -240,9 +171,11 @@ async def rank_with(
     # Read once, here: what the scorer (or its store) has tokenised already costs no tokenising.
     texts = read()
     unknown = 0
-    for text in texts.distinct:
-        if not scorer.knows(text):
-            unknown += len(text)
-            if unknown > INLINE_CHARACTERS:
-                return await loop.run_in_executor(_executor(), work, texts)
+    # Counted per record, as the matching is: a text many records share still costs each of them.
+    for _, flat in texts.per_record:
+        for text in flat:
+            if not scorer.knows(text):
+                unknown += len(text)
+        if unknown > INLINE_CHARACTERS:
+            return await loop.run_in_executor(_executor(), work, texts)
     return work(texts)

@@ -42,6 +42,35 @@ FIELDS: tuple[Field[Note], ...] = (Field("title", 3.0, _title), Field("body", 1.
 WORDS = [f"{stem}{suffix}" for stem in ("alpha", "bravo", "charlie", "delta", "echo") for suffix in "klmnpqrstv"]
 
 
+class Where:
+    """Which threads a ranking ran on: it sorts by ``key``, so ``key`` notes its thread."""
+
+    def __init__(self) -> None:
+        self.threads: set[str] = set()
+
+    def key(self, note: Note) -> int:
+        self.threads.add(threading.current_thread().name)
+        return note.id
+
+    def take(self) -> set[str]:
+        seen, self.threads = self.threads, set()
+        return seen
+
+    def on_worker(self) -> bool:
+        seen = self.take()
+        return bool(seen) and all(name.startswith("ranking") for name in seen)
+
+    def in_place(self) -> bool:
+        return self.take() == {threading.current_thread().name}
+
+
+BODY: tuple[Field[Note], ...] = (Field("body", 1.0, lambda note: note.body),)
+
+
+def big_notes(marker: str = "") -> list[Note]:
+    return [Note(i, "t", f"{i} {marker}{FILLER * 40}") for i in range(1, 40)]
+
+
 async def test_a_query_with_too_many_words_is_ranked_on_its_first_ones_and_says_so() -> None:
     notes = [Note(1, "alphak bravok", "x"), Note(2, WORDS[-1], "y")]
     limits = RankingLimits()
@@ -71,19 +100,12 @@ async def test_each_text_is_scored_on_its_first_characters_and_the_answer_says_s
 
 
 async def test_a_call_with_much_text_is_ranked_on_a_worker_thread_and_a_small_one_in_place() -> None:
-    threads: set[str] = set()
-
-    def body(note: Note) -> str:
-        threads.add(threading.current_thread().name)
-        return note.body
-
-    fields: tuple[Field[Note], ...] = (Field("body", 1.0, body),)
+    where = Where()
     big = [Note(i, "t", FILLER * 40) for i in range(1, 40)]
-    await rank(big, "consectetur", fields, key=lambda n: n.id)
-    assert any(name.startswith("ranking") for name in threads)
-    threads.clear()
-    await rank(big[:1], "consectetur", fields, key=lambda n: n.id)
-    assert threads == {threading.current_thread().name}
+    await rank(big, "consectetur", BODY, key=where.key)
+    assert where.on_worker()
+    await rank(big[:1], "consectetur", BODY, key=where.key)
+    assert where.in_place()
 
 
 async def test_a_search_with_a_long_query_notes_what_was_left_out(tmp_path: Path) -> None:
@@ -91,35 +113,6 @@ async def test_a_search_with_a_long_query_notes_what_was_left_out(tmp_path: Path
     search = await use_case(dataset_settings(path), SearchWorkPackages)
     page = await search.execute(SearchWorkPackagesRequest("routine maintenance " + " ".join(WORDS)))
     assert page.notes and any("significant words" in note for note in page.notes)
-
-
-class Where:
-    """Which threads a ranking ran on: it sorts by ``key``, so ``key`` notes its thread."""
-
-    def __init__(self) -> None:
-        self.threads: set[str] = set()
-
-    def key(self, note: Note) -> int:
-        self.threads.add(threading.current_thread().name)
-        return note.id
-
-    def take(self) -> set[str]:
-        seen, self.threads = self.threads, set()
-        return seen
-
-    def on_worker(self) -> bool:
-        seen = self.take()
-        return bool(seen) and all(name.startswith("ranking") for name in seen)
-
-    def in_place(self) -> bool:
-        return self.take() == {threading.current_thread().name}
-
-
-BODY: tuple[Field[Note], ...] = (Field("body", 1.0, lambda note: note.body),)
-
-
-def big_notes(marker: str = "") -> list[Note]:
-    return [Note(i, "t", f"{i} {marker}{FILLER * 40}") for i in range(1, 40)]
 
 
 async def test_texts_the_search_has_tokenised_already_do_not_send_a_ranking_to_the_worker_thread() -> None:
