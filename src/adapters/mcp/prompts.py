@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from mcp.types import GetPromptResult, Prompt, PromptArgument, PromptMessage, TextContent
 
@@ -35,6 +36,8 @@ from openproject_mcp.application.work_packages import (
     WorkPackageScope,
 )
 from openproject_mcp.domain.errors import InvalidArgumentError, OpenProjectMcpError
+
+T = TypeVar("T")
 
 OPEN_WORK_PACKAGES: Final = 25
 CLOSED_WORK_PACKAGES: Final = 10
@@ -128,6 +131,17 @@ async def _attempt_all(reads: Sequence[Read], max_chars: int) -> list[Section]:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
+@asynccontextmanager
+async def _beside(work: Awaitable[T]) -> AsyncIterator[asyncio.Future[T]]:
+    """``work`` started now, to be awaited later; cancelled if the block ends without it."""
+    task = asyncio.ensure_future(work)
+    try:
+        yield task
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
 def _today() -> str:
     return datetime.now(UTC).date().isoformat()
 
@@ -193,16 +207,14 @@ async def _what_did_we_decide(arguments: Mapping[str, str], scope: UseCaseScope,
     search_work_packages = await scope.resolve(SearchWorkPackages)
     get_meeting = await scope.resolve(GetMeeting)
     # The work package search does not wait for the meetings: both run at once.
-    work_package_search = asyncio.ensure_future(
-        _attempt(
-            f"Work packages matching the topic (openproject_search_work_packages query={topic!r})",
-            lambda: search_work_packages.execute(
-                SearchWorkPackagesRequest(topic, scope=WorkPackageScope(project), page_size=SEARCH_HITS)
-            ),
-            max_chars,
-        )
+    work_package_search = _attempt(
+        f"Work packages matching the topic (openproject_search_work_packages query={topic!r})",
+        lambda: search_work_packages.execute(
+            SearchWorkPackagesRequest(topic, scope=WorkPackageScope(project), page_size=SEARCH_HITS)
+        ),
+        max_chars,
     )
-    try:
+    async with _beside(work_package_search) as work_packages_found:
         found = await search_meetings.execute(SearchMeetingsRequest(topic, project_id=project, page_size=SEARCH_HITS))
         sections = [
             Section(f"Meetings matching the topic (openproject_search_meetings query={topic!r})", to_wire(found))
@@ -218,10 +230,7 @@ async def _what_did_we_decide(arguments: Mapping[str, str], scope: UseCaseScope,
             ],
             max_chars,
         )
-        sections.append(await work_package_search)
-    finally:
-        work_package_search.cancel()
-        await asyncio.gather(work_package_search, return_exceptions=True)
+        sections.append(await work_packages_found)
     where = f" in project {project!r}" if project else ""
     task = (
         f"What did we decide about {topic!r}{where}? Answer from the OpenProject data below. Agenda items' outcomes "
@@ -250,10 +259,8 @@ async def _prepare_meeting(arguments: Mapping[str, str], scope: UseCaseScope, ma
             linked.setdefault(item.work_package.id, item.title)
     get_work_package = await scope.resolve(GetWorkPackage)
     # The linked work packages and the search for the previous meeting of the series, at once.
-    previous_lookup = asyncio.ensure_future(
-        _previous_of_series(meeting.id, meeting.title, meeting.start_time, meeting.project.id, scope)
-    )
-    try:
+    lookup = _previous_of_series(meeting.id, meeting.title, meeting.start_time, meeting.project.id, scope)
+    async with _beside(lookup) as previous_found:
         sections += await _attempt_all(
             [
                 (
@@ -265,10 +272,7 @@ async def _prepare_meeting(arguments: Mapping[str, str], scope: UseCaseScope, ma
             ],
             max_chars,
         )
-        previous = await previous_lookup
-    finally:
-        previous_lookup.cancel()
-        await asyncio.gather(previous_lookup, return_exceptions=True)
+        previous = await previous_found
     if previous is not None:
         sections.append(
             await _attempt(
