@@ -78,20 +78,45 @@ class TtlLruCache(Generic[K, V]):
             self._entries.move_to_end(key)
             return value
 
+    def get_many(self, keys: Iterable[K]) -> list[V | None]:
+        """``[get(key) for key in keys]`` under one lock and one reading of the clock."""
+        found: list[V | None] = []
+        with self._lock:
+            entries = self._entries
+            now = self._clock()
+            for key in keys:
+                entry = entries.get(key)
+                if entry is None:
+                    found.append(None)
+                elif now - entry[0] > self._ttl:
+                    self._drop(key)
+                    found.append(None)
+                else:
+                    entries.move_to_end(key)
+                    found.append(entry[1])
+        return found
+
     def put(self, key: K, value: V) -> None:
+        self.put_many(((key, value),))
+
+    def put_many(self, items: Iterable[tuple[K, V]]) -> None:
+        """``put(key, value)`` for each item, in order, under one lock and one reading of the clock."""
         weigh = self._weigh
         with self._lock:
-            if weigh is not None:
-                self._drop(key)
-                self._weight += weigh(value)
-            self._entries[key] = (self._clock(), value)
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._max_entries or (
-                self._max_weight is not None and self._weight > self._max_weight and len(self._entries) > 1
-            ):
-                _, (_, evicted) = self._entries.popitem(last=False)
+            entries = self._entries
+            now = self._clock()
+            for key, value in items:
                 if weigh is not None:
-                    self._weight -= weigh(evicted)
+                    self._drop(key)
+                    self._weight += weigh(value)
+                entries[key] = (now, value)
+                entries.move_to_end(key)
+                while len(entries) > self._max_entries or (
+                    self._max_weight is not None and self._weight > self._max_weight and len(entries) > 1
+                ):
+                    _, (_, evicted) = entries.popitem(last=False)
+                    if weigh is not None:
+                        self._weight -= weigh(evicted)
 
     def _drop(self, key: K) -> None:
         """Remove ``key`` (the caller holds the lock)."""
@@ -239,6 +264,16 @@ class TokenCache:
 
     def put(self, text: str, values: Sequence[str]) -> None:
         self._store.put((self._tenant, text), tuple(values))
+
+    def get_many(self, texts: Sequence[str]) -> list[Sequence[str] | None]:
+        tenant = self._tenant
+        found: list[Sequence[str] | None] = []
+        found.extend(self._store.get_many([(tenant, text) for text in texts]))
+        return found
+
+    def put_many(self, entries: Sequence[tuple[str, Sequence[str]]]) -> None:
+        tenant = self._tenant
+        self._store.put_many([((tenant, text), tuple(values)) for text, values in entries])
 
 
 class EnrichmentCache(Generic[V]):

@@ -138,11 +138,23 @@ class FieldScore:
 
 
 class TokenStore(Protocol):
-    """Token values of texts kept by the caller between searches (``token_values`` of the text)."""
+    """Token values of texts kept by the caller between searches (``token_values`` of the text).
+
+    The batch forms answer for many texts at once (a ranking asks for all of its texts), so a
+    store that takes a lock or reads a clock does so once per batch, not once per text.
+    """
 
     def get(self, text: str) -> Sequence[str] | None: ...
 
     def put(self, text: str, values: Sequence[str]) -> None: ...
+
+    def get_many(self, texts: Sequence[str]) -> list[Sequence[str] | None]:
+        """``[get(text) for text in texts]``."""
+        ...
+
+    def put_many(self, entries: Sequence[tuple[str, Sequence[str]]]) -> None:
+        """``put(text, values)`` for each entry, in order."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,16 +275,30 @@ class QueryScorer:
     def knows(self, text: str) -> bool:
         """Whether ranking ``text`` costs no tokenising: this scorer has its token values already,
         or its store had them (they are taken from there now)."""
-        if text in self._values or text in self._fetched:
-            return True
-        if self._store is None or text in self._absent:
-            return False
-        stored = self._store.get(text)
-        if stored is None:
-            self._absent.add(text)
-            return False
-        self._fetched[text] = stored
-        return True
+        return self.knows_many((text,))[0]
+
+    def knows_many(self, texts: Sequence[str]) -> list[bool]:
+        """``[knows(text) for text in texts]``, asking the store once for all the texts it may hold."""
+        self._fetch(texts)
+        values, fetched = self._values, self._fetched
+        return [text in values or text in fetched for text in texts]
+
+    def _fetch(self, texts: Iterable[str]) -> None:
+        """Take from the store, in one batch, the token values of those ``texts`` not yet known here."""
+        store = self._store
+        if store is None:
+            return
+        values, fetched, absent = self._values, self._fetched, self._absent
+        wanted = list(
+            dict.fromkeys(text for text in texts if text not in values and text not in fetched and text not in absent)
+        )
+        if not wanted:
+            return
+        for text, stored in zip(wanted, store.get_many(wanted), strict=True):
+            if stored is None:
+                absent.add(text)
+            else:
+                fetched[text] = stored
 
     def rank(
         self,
@@ -331,12 +357,24 @@ class QueryScorer:
         """Extend the vocabulary with these texts' tokens and score only the new tokens."""
         known = self._values
         new = [text for text in texts if text not in known]
+        learned: dict[str, Sequence[str]]
         if self._store is None:
             learned = {text: token_values(text) for text in new}
-            known.update(learned)
-            fresh: set[str] = set().union(*learned.values())
         else:
-            fresh = set().union(*[self._values_of(text) for text in new])
+            self._fetch(new)
+            fetched = self._fetched
+            learned = {}
+            made: list[tuple[str, Sequence[str]]] = []
+            for text in new:
+                stored = fetched.pop(text, None)
+                if stored is None:
+                    stored = token_values(text)
+                    made.append((text, stored))
+                learned[text] = stored
+            if made:
+                self._store.put_many(made)
+        known.update(learned)
+        fresh: set[str] = set().union(*learned.values())
         fresh.difference_update(self._vocabulary)
         if not fresh:
             return

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -265,6 +266,12 @@ class CountingTokens:
         return None
 
     def put(self, text: str, values: object) -> None:
+        pass
+
+    def get_many(self, texts: Sequence[str]) -> list[tuple[str, ...] | None]:
+        return [self.get(text) for text in texts]
+
+    def put_many(self, entries: object) -> None:
         pass
 
 
