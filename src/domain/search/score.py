@@ -99,7 +99,11 @@ def stem_roots(word: str) -> tuple[str, ...]:
     A word starts with all but the last letter of each of its stem keys, and two forms meet
     on a shared key, so another form starts with one of these.
     """
-    return tuple(sorted({key[:-1] for key in stem_keys(word)}))
+    return _roots_of(stem_keys(word))
+
+
+def _roots_of(keys: frozenset[str]) -> tuple[str, ...]:
+    return tuple(sorted({key[:-1] for key in keys}))
 
 
 class Lexicon:
@@ -121,28 +125,47 @@ class Lexicon:
         self.german: dict[str, list[str]] = {}
         if not self.roots:
             return
-        initials = tuple({root[0] for root in self.roots})
+        # The umlaut reading keeps a word up to its first ``ae``/``oe``/``ue``, so a token whose
+        # reading starts with a root starts with that root up to the root's first a, o or u.
         spelled: set[str] = set()
-        for digraph in ("ae", "oe", "ue"):
-            spelled.update(self.containing(digraph))
+        for lead in {_up_to_umlaut_letter(root) for root in self.roots}:
+            spelled.update(token for token in self.containing(" " + lead) if _has_umlaut_spelling(token))
         for token in sorted(spelled):
-            # The umlaut reading keeps a word's first letter.
-            if not token.startswith(initials):
-                continue
             variant = german_variant(token)
             if variant is not None and variant.startswith(self.roots):
                 self.german.setdefault(variant, []).append(token)
 
-    def containing(self, part: str) -> set[str]:
-        """The tokens holding ``part`` (``" " + prefix`` for the tokens starting with one)."""
+    def containing(self, part: str, shortest: int = 0, longest: int | None = None) -> set[str]:
+        """The tokens holding ``part`` (``" " + prefix`` for the tokens starting with one), of
+        ``shortest`` to ``longest`` characters."""
         joined = self.joined
         found: set[str] = set()
         at = joined.find(part)
+        if longest is None:
+            while at >= 0:
+                end = joined.find(" ", at + 1)
+                found.add(joined[joined.rfind(" ", 0, at + 1) + 1 : end])
+                at = joined.find(part, end)
+            return found
         while at >= 0:
             end = joined.find(" ", at + 1)
-            found.add(joined[joined.rfind(" ", 0, at + 1) + 1 : end])
+            start = joined.rfind(" ", 0, at + 1) + 1
+            if shortest <= end - start <= longest:
+                found.add(joined[start:end])
             at = joined.find(part, end)
         return found
+
+
+def _up_to_umlaut_letter(root: str) -> str:
+    """``root`` up to and including its first ``a``, ``o`` or ``u`` (all of it when it has none)."""
+    for index, char in enumerate(root):
+        if char in "aou":
+            return root[: index + 1]
+    return root
+
+
+def _has_umlaut_spelling(token: str) -> bool:
+    return "ae" in token or "oe" in token or "ue" in token
 
 
 def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, weak: bool = True) -> dict[str, float]:
@@ -159,10 +182,10 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
     if length < MIN_FUZZY_LENGTH or _has_digit(query_token):
         tokens = vocabulary.tokens if isinstance(vocabulary, Lexicon) else vocabulary
         return {query_token: 1.0} if query_token in tokens else {}
-    roots = stem_roots(query_token)
+    keys = stem_keys(query_token)
+    roots = _roots_of(keys)
     lexicon = vocabulary if isinstance(vocabulary, Lexicon) else Lexicon(vocabulary, roots)
     hits: dict[str, float] = {}
-    keys = stem_keys(query_token)
     if keys:
         for root in roots:
             for token in lexicon.containing(" " + root):
@@ -191,9 +214,9 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
     letters = frozenset(query_token)
     candidates: set[str] = set()
     for piece in _pieces(query_token, limit):
-        candidates.update(lexicon.containing(piece))
+        candidates.update(lexicon.containing(piece, shortest, longest))
     for token in candidates:
-        if token in hits or not shortest <= len(token) <= longest:
+        if token in hits:
             continue
         # Each letter one word has and the other lacks costs at least one edit.
         if len(letters.difference(token)) > limit or len(frozenset(token).difference(letters)) > limit:
