@@ -630,16 +630,13 @@ class QueryScorer:
             return [], unmatched
         in_play = sum(1 for df in document_frequency if df)
         ratios = [field.weight / scale for field in fields]
+        # Per matching text, on this ranking's term weights: its score (capped at 1), before the
+        # cap, its gate (with the phrase bonus) and the gate of its terms alone.
         text_scores: dict[str, float] = {}
         text_raw: dict[str, float] = {}
         text_gates: dict[str, float] = {}
-        # A text's snippet, once per ranking however many records hold the text.
-        excerpts: dict[str, str | None] = {}
-
-        def field_score(text: str, match: _TextMatch, best: tuple[float, ...]) -> float:
-            known = text_scores.get(text)
-            if known is not None:
-                return known
+        coverage_gates: dict[str, float] = {}
+        for text, (match, best) in bests.items():
             base, gate = _covered_mean(weights, best, weight_sum)
             adjacency = 0.0
             if in_play > 1:
@@ -647,8 +644,10 @@ class QueryScorer:
                 adjacency = self._adjacency(text, match, best) * share
             raw = text_raw[text] = base + PHRASE_BONUS * adjacency
             text_gates[text] = min(1.0, gate + PHRASE_BONUS * adjacency)
-            value = text_scores[text] = min(1.0, raw)
-            return value
+            coverage_gates[text] = gate
+            text_scores[text] = min(1.0, raw)
+        # A text's snippet, once per ranking however many records hold the text.
+        excerpts: dict[str, str | None] = {}
 
         ranked: list[tuple[Ranked[T], float]] = []
         # A record matching in one text of a single-text field scores what any other record
@@ -657,22 +656,47 @@ class QueryScorer:
         for record, (per_field, _), found in zip(records, extracted, scored, strict=True):
             if found is None:
                 continue
-            single = len(found) == 1 and not per_field[found[0][0]][0]
-            if single:
-                shared = (found[0][0], found[0][1])
-                if shared in alone:
-                    known = alone[shared]
-                    if known is not None:
-                        ranked.append((Ranked(record, known[0], known[2]), known[1]))
+            if len(found) == 1:
+                # One matching text: the record's term bests are that text's, so its coverage
+                # gate is the text's own and its weighted coverage that of the text's bests
+                # scaled by the field's ratio (the text's base score when the ratio is 1).
+                position, text, match, best = found[0]
+                single = not per_field[position][0]
+                if single:
+                    shared = (position, text)
+                    if shared in alone:
+                        known = alone[shared]
+                        if known is not None:
+                            ranked.append((Ranked(record, known[0], known[2]), known[1]))
+                        continue
+                if max(text_gates[text], coverage_gates[text]) < min_score:
+                    if single:
+                        alone[shared] = None
                     continue
+                value = text_scores[text]
+                ratio = ratios[position]
+                weighted_coverage = _covered_mean(weights, [value * ratio for value in best], weight_sum)[0]
+                score = round(min(1.0, max(value * ratio, weighted_coverage)), 2)
+                matches = (
+                    self._matches_of(
+                        per_field, fields, [position] if value > 0.0 else [], found, text_scores, ratios, excerpts
+                    )
+                    if details
+                    else ()
+                )
+                uncapped = max(text_raw[text] * ratio, weighted_coverage)
+                if single:
+                    alone[shared] = (score, uncapped, matches)
+                ranked.append((Ranked(record, score, matches), uncapped))
+                continue
             best_field = 0.0
             best_weighted = 0.0
             best_raw = 0.0
             term_best = [0.0] * count
             term_best_weighted = [0.0] * count
             field_top: dict[int, float] = {}
-            for position, text, match, best in found:
-                value = field_score(text, match, best)
+            for position, text, _, best in found:
+                value = text_scores[text]
                 ratio = ratios[position]
                 if value > field_top.get(position, 0.0):
                     field_top[position] = value
@@ -687,8 +711,6 @@ class QueryScorer:
             # Record-level coverage: words spread over fields (a person in one, a topic in
             # another) count together, on the same weight scale as the per-field scores.
             if max(best_field, _covered_mean(weights, term_best, weight_sum)[1]) < min_score:
-                if single:
-                    alone[shared] = None
                 continue
             weighted_coverage = _covered_mean(weights, term_best_weighted, weight_sum)[0]
             score = round(min(1.0, max(best_weighted, weighted_coverage)), 2)
@@ -697,10 +719,7 @@ class QueryScorer:
                 if details
                 else ()
             )
-            uncapped = max(best_raw, weighted_coverage)
-            if single:
-                alone[shared] = (score, uncapped, matches)
-            ranked.append((Ranked(record, score, matches), uncapped))
+            ranked.append((Ranked(record, score, matches), max(best_raw, weighted_coverage)))
         return ranked, unmatched
 
     def _matches_of(
