@@ -380,6 +380,30 @@ def test_a_weighted_cache_forgets_the_weight_of_what_it_replaces_drops_or_expire
         TtlLruCache(10, 5.0, weigh=len)
 
 
+def test_the_batch_forms_of_a_cache_answer_and_evict_as_one_call_per_key_would() -> None:
+    now = [0.0]
+    cache: TtlLruCache[str, str] = TtlLruCache(3, 5.0, lambda: now[0], weigh=len, max_weight=8)
+    cache.put_many([("a", "xx"), ("b", "yy"), ("c", "zz")])
+    now[0] = 1.0
+    assert cache.get_many(["a", "missing", "c"]) == ["xx", None, "zz"]
+    # "b" is now the least recently used: the next entry evicts it, not "a".
+    cache.put_many([("d", "ww")])
+    assert cache.keys_snapshot() == ["a", "c", "d"]
+    # Past the weight bound the oldest go first, within one batch as well.
+    cache.put_many([("e", "vvvv"), ("a", "u")])
+    assert cache.keys_snapshot() == ["d", "e", "a"] and cache.weight == 7
+    now[0] = 7.0
+    cache.put("f", "t")
+    assert cache.get_many(["d", "e", "f"]) == [None, None, "t"]
+    # "d" made room for "f"; "e" expired and went when read; "a" has expired but is unread yet.
+    assert cache.keys_snapshot() == ["a", "f"] and cache.weight == 2
+    caches = TenantCaches()
+    store = TokenCache(caches, "tenant:a")
+    store.put_many([("one two", ["one", "two"])])
+    assert store.get_many(["one two", "three"]) == [("one", "two"), None]
+    assert TokenCache(caches, "tenant:b").get_many(["one two"]) == [None]
+
+
 def test_the_token_cache_holds_its_bounds_when_several_threads_use_it_at_once() -> None:
     caches = TenantCaches(CacheSettings(token_entries=50, token_values=400))
     store = TokenCache(caches, "tenant:a")

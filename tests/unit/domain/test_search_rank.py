@@ -314,3 +314,60 @@ def test_invalid_options_are_refused(options: dict[str, Any], message: str) -> N
 def test_a_negative_weight_is_refused() -> None:
     with pytest.raises(ValueError, match="negative"):
         rank("budget", fields=(Field("title", -1.0, lambda d: d.title),))
+
+
+class BatchStore:
+    """Token values kept in a dict; counts the calls, so a test sees texts asked for in batches."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, Sequence[str]] = {}
+        self.calls: list[str] = []
+
+    def get(self, text: str) -> Sequence[str] | None:
+        self.calls.append("get")
+        return self.values.get(text)
+
+    def put(self, text: str, values: Sequence[str]) -> None:
+        self.calls.append("put")
+        self.values[text] = values
+
+    def get_many(self, texts: Sequence[str]) -> list[Sequence[str] | None]:
+        self.calls.append(f"get_many:{len(texts)}")
+        return [self.values.get(text) for text in texts]
+
+    def put_many(self, entries: Sequence[tuple[str, Sequence[str]]]) -> None:
+        self.calls.append(f"put_many:{len(entries)}")
+        self.values.update(entries)
+
+
+def test_a_ranking_asks_its_store_once_for_its_texts_and_puts_what_it_tokenised_once() -> None:
+    from openproject_mcp.domain.search import QueryScorer
+
+    store = BatchStore()
+    first = QueryScorer("budget approval", store=store).rank(DOCS, FIELDS, key=lambda d: d.id)
+    texts = {text for doc in DOCS for text in (doc.title, doc.body, *(doc.tags or ())) if text}
+    assert store.calls == [f"get_many:{len(texts)}", f"put_many:{len(texts)}"]
+    assert set(store.values) == texts
+
+    store.calls.clear()
+    again = QueryScorer("budget approval", store=store).rank(DOCS, FIELDS, key=lambda d: d.id)
+    assert store.calls == [f"get_many:{len(texts)}"]
+    assert again == first
+
+
+def test_knows_many_takes_known_texts_from_the_store_in_one_batch() -> None:
+    from openproject_mcp.domain.search import QueryScorer
+
+    store = BatchStore()
+    store.values["kept text"] = ("kept", "text")
+    scorer = QueryScorer("kept", store=store)
+    assert scorer.knows_many(["kept text", "new text", "kept text"]) == [True, False, True]
+    assert store.calls == ["get_many:2"]
+    # Asked again, neither text goes back to the store: one is held, the other known absent.
+    assert scorer.knows_many(["kept text", "new text"]) == [True, False]
+    assert scorer.knows("new text") is False
+    assert store.calls == ["get_many:2"]
+    field: Field[str] = Field("text", 1.0, lambda text: text)
+    hits = scorer.rank(["kept text", "new text"], [field], key=len).hits
+    assert [hit.record for hit in hits] == ["kept text"]
+    assert store.calls == ["get_many:2", "put_many:1"]
