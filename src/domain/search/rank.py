@@ -254,6 +254,8 @@ class QueryScorer:
             if first and second and terms[index].fuzzy and terms[index + 1].fuzzy:
                 self._joined[first + second] = (index, index + 1)
         self._matches: dict[str, _TextMatch | None] = {}
+        # ``effective`` of each matched text, while the suppressed terms stay the same.
+        self._effective: dict[str, tuple[float, ...]] = {}
         self._index: dict[str, list[_Entry]] = {}
         self._index_keys: frozenset[str] = frozenset()
         self._start_keys: frozenset[str] = frozenset()
@@ -437,10 +439,13 @@ class QueryScorer:
         self._start_keys = frozenset(starts)
         self._targets = {}
         self._any = frozenset(index).union(starts)
+        suppressed = self._suppressed
         self._suppressed = tuple(
             term.word is not None and term.word in self._vocabulary and term.fuzzy for term in self._terms
         )
         self._weak_kept = tuple(0.0 if suppressed else 1.0 for suppressed in self._suppressed)
+        if self._suppressed != suppressed:
+            self._effective.clear()
 
     def text_match(self, text: str) -> _TextMatch | None:
         if text in self._matches:
@@ -602,12 +607,22 @@ class QueryScorer:
         count = len(self._terms)
         # Every distinct text matched once: its match and effective best per term. Most texts
         # share no word with any match; one ``isdisjoint`` each rules them out.
+        # A text matched by an earlier ranking of this search keeps its match: the vocabulary
+        # grew since only by tokens it does not hold.
         bests: dict[str, tuple[_TextMatch, tuple[float, ...]]] = {}
-        values_of, anything = self._values, self._any
-        for text in [text for text in distinct if not anything.isdisjoint(values_of[text])]:
-            match = self.text_match(text)
+        values_of, anything, matches, effective_of = self._values, self._any, self._matches, self._effective
+        for text in distinct:
+            if text in matches:
+                match = matches[text]
+            elif anything.isdisjoint(values_of[text]):
+                matches[text] = None
+                continue
+            else:
+                match = self.text_match(text)
             if match is not None:
-                best = self.effective(match)
+                best = effective_of.get(text)
+                if best is None:
+                    best = effective_of[text] = self.effective(match)
                 if any(best):
                     bests[text] = (match, best)
         # Per record: the matching texts of each field with their effective bests. A record
