@@ -455,6 +455,10 @@ class QueryScorer:
         if self._any.isdisjoint(values):
             self._matches[text] = None
             return None
+        return self._match(text, values)
+
+    def _match(self, text: str, values: Sequence[str]) -> _TextMatch | None:
+        """``text_match`` of a text known to share a token with some match (remembered)."""
         index, starts = self._index, self._starts
         common = self._index_keys.intersection(values)
         sequence_start = bool(starts) and not self._start_keys.isdisjoint(values)
@@ -469,7 +473,7 @@ class QueryScorer:
                         strong[position] = score
                 elif score > weak[position]:
                     weak[position] = score
-        matched = sum(1 for position in range(count) if strong[position] or weak[position])
+        matched = count - [*map(max, strong, weak)].count(0.0)
         strong_at: tuple[tuple[int, ...], ...] | None = None
         weak_at: tuple[tuple[int, ...], ...] | None = None
         if matched >= 2 and not sequence_start:
@@ -618,7 +622,7 @@ class QueryScorer:
                 matches[text] = None
                 continue
             else:
-                match = self.text_match(text)
+                match = self._match(text, values_of[text])
             if match is not None:
                 best = effective_of.get(text)
                 if best is None:
