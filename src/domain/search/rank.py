@@ -22,7 +22,7 @@ import math
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, compress
 from typing import Generic, Literal, Protocol, TypeVar
 
 from openproject_mcp.domain.search.normalize import (
@@ -614,12 +614,12 @@ class QueryScorer:
         # A text matched by an earlier ranking of this search keeps its match: the vocabulary
         # grew since only by tokens it does not hold.
         bests: dict[str, tuple[_TextMatch, tuple[float, ...]]] = {}
-        values_of, anything, matches, effective_of = self._values, self._any, self._matches, self._effective
+        values_of, anything, memo, effective_of = self._values, self._any, self._matches, self._effective
         for text in distinct:
-            if text in matches:
-                match = matches[text]
+            if text in memo:
+                match = memo[text]
             elif anything.isdisjoint(values_of[text]):
-                matches[text] = None
+                memo[text] = None
                 continue
             else:
                 match = self._match(text, values_of[text])
@@ -631,25 +631,27 @@ class QueryScorer:
                     bests[text] = (match, best)
         # Per record: the matching texts of each field with their effective bests. A record
         # none of whose texts matches is ruled out by one ``isdisjoint`` over all its texts.
-        scored: list[list[tuple[int, str, _TextMatch, tuple[float, ...]]] | None] = []
-        document_frequency = [0] * count
+        # Only the records holding a matching text are looked at one by one; the others are
+        # told apart by one ``isdisjoint`` each, run by ``map`` over all records at once.
         matching = bests.keys()
-        for per_field, flat in extracted:
-            if matching.isdisjoint(flat):
-                scored.append(None)
-                continue
+        disjoint = map(matching.isdisjoint, map(_FLAT, extracted))
+        rows = list(compress(range(len(extracted)), map(operator.not_, disjoint)))
+        scored: list[list[tuple[int, str, _TextMatch, tuple[float, ...]]]] = []
+        seen: list[tuple[float, ...]] = []
+        for row in rows:
             texts_found: list[tuple[int, str, _TextMatch, tuple[float, ...]]] = []
-            for position, (_, texts) in enumerate(per_field):
+            for position, (_, texts) in enumerate(extracted[row][0]):
                 for text in texts:
                     entry = bests.get(text)
                     if entry is not None:
                         texts_found.append((position, text, entry[0], entry[1]))
             # (``map(max, ...)`` needs two or more: ``max`` of one float is an error.)
-            seen = texts_found[0][3] if len(texts_found) == 1 else tuple(map(max, *(entry[3] for entry in texts_found)))
-            for term, value in enumerate(seen):
-                if value > 0.0:
-                    document_frequency[term] += 1
+            seen.append(
+                texts_found[0][3] if len(texts_found) == 1 else tuple(map(max, *(entry[3] for entry in texts_found)))
+            )
             scored.append(texts_found)
+        # Per term, how many records it matches (a term's column of the records' bests).
+        document_frequency = [sum(map(bool, column)) for column in zip(*seen, strict=True)] if seen else [0] * count
         unmatched = tuple(term.text for term, df in zip(self._terms, document_frequency, strict=True) if df == 0)
         total = len(records)
         weights = [math.log(1.0 + total / df) if df else 0.0 for df in document_frequency]
@@ -681,9 +683,8 @@ class QueryScorer:
         # A record matching in one text of a single-text field scores what any other record
         # matching there alone scores (records sharing a description): computed once.
         alone: dict[tuple[int, str], tuple[float, float, tuple[FieldMatch, ...]] | None] = {}
-        for record, (per_field, _), found in zip(records, extracted, scored, strict=True):
-            if found is None:
-                continue
+        for row, found in zip(rows, scored, strict=True):
+            record, per_field = records[row], extracted[row][0]
             if len(found) == 1:
                 # One matching text: the record's term bests are that text's, so its coverage
                 # gate is the text's own and its weighted coverage that of the text's bests
@@ -881,6 +882,7 @@ def _scale(fields: Sequence[Field[T]], weight_scale: float | None) -> float:
 
 
 _NO_TEXT: tuple[bool, Sequence[str]] = (False, ())
+_FLAT = operator.itemgetter(1)
 
 # Per record: ``(is it a list, its texts)`` of each field, and all its texts in one tuple.
 _RecordTexts = tuple[list[tuple[bool, Sequence[str]]], tuple[str, ...]]
