@@ -261,6 +261,8 @@ class QueryScorer:
         self._start_keys: frozenset[str] = frozenset()
         # The tokens reaching a term's score, by (term, score): snippet anchors, per vocabulary.
         self._targets: dict[tuple[int, float], frozenset[str]] = {}
+        # The union of the targets of every matched term, by a text's bests: where its snippet opens.
+        self._anchor_targets: dict[tuple[float, ...], frozenset[str]] = {}
         self._starts: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
         self._any: frozenset[str] = frozenset()
         self._suppressed: tuple[bool, ...] = (False,) * len(terms)
@@ -438,6 +440,7 @@ class QueryScorer:
         self._starts = starts
         self._start_keys = frozenset(starts)
         self._targets = {}
+        self._anchor_targets = {}
         self._any = frozenset(index).union(starts)
         suppressed = self._suppressed
         self._suppressed = tuple(
@@ -571,10 +574,17 @@ class QueryScorer:
     def anchor(self, text: str, best: tuple[float, ...]) -> list[int]:
         """``[min(offsets(text, best))]``, or ``[]`` when it is empty: what a snippet is cut around.
 
-        Token starts grow with the token index, so only the earliest token needs an offset.
+        Token starts grow with the token index, so only the earliest token needs an offset: the
+        first token reaching the best score of any matched term.
         """
-        first = self._first_tokens(text, best)
-        return [self._token_offset(text, min(first))] if first else []
+        targets = self._anchor_targets.get(best)
+        if targets is None:
+            targets = self._anchor_targets[best] = frozenset().union(
+                *(self._term_targets(position, top) for position, top in enumerate(best) if top > 0.0)
+            )
+        values = self._values_of(text)
+        present = targets.intersection(values)
+        return [self._token_offset(text, min(map(values.index, present)))] if present else []
 
     def _first_tokens(self, text: str, best: tuple[float, ...]) -> list[int]:
         """Per matched term, the index of the first token reaching its best score."""
@@ -583,17 +593,21 @@ class QueryScorer:
         for position, top in enumerate(best):
             if top <= 0.0:
                 continue
-            targets = self._targets.get((position, top))
-            if targets is None:
-                chosen = {token for token, value in self._strong[position].items() if value == top}
-                if not self._suppressed[position]:
-                    chosen.update(token for token, value in self._weak[position].items() if value == top)
-                chosen.update(sequence[0] for sequence in self._sequences[position])
-                targets = self._targets[(position, top)] = frozenset(chosen)
-            present = targets.intersection(values)
+            present = self._term_targets(position, top).intersection(values)
             if present:
                 found.append(min(map(values.index, present)))
         return found
+
+    def _term_targets(self, position: int, top: float) -> frozenset[str]:
+        """The tokens through which term ``position`` reaches the score ``top``."""
+        targets = self._targets.get((position, top))
+        if targets is None:
+            chosen = {token for token, value in self._strong[position].items() if value == top}
+            if not self._suppressed[position]:
+                chosen.update(token for token, value in self._weak[position].items() if value == top)
+            chosen.update(sequence[0] for sequence in self._sequences[position])
+            targets = self._targets[(position, top)] = frozenset(chosen)
+        return targets
 
     def _token_offset(self, text: str, raw: int) -> int:
         if text.isascii():
