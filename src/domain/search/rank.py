@@ -643,10 +643,9 @@ class QueryScorer:
                     best = effective_of[text] = self.effective(match)
                 if any(best):
                     bests[text] = (match, best)
-        # Per record: the matching texts of each field with their effective bests. A record
-        # none of whose texts matches is ruled out by one ``isdisjoint`` over all its texts.
-        # Only the records holding a matching text are looked at one by one; the others are
-        # told apart by one ``isdisjoint`` each, run by ``map`` over all records at once.
+        # Per record holding a matching text: those texts of each field with their effective
+        # bests. The other records are ruled out by one ``isdisjoint`` over all their texts,
+        # run by ``map`` over every record at once.
         matching = bests.keys()
         disjoint = map(matching.isdisjoint, map(_FLAT, extracted))
         rows = list(compress(range(len(extracted)), map(operator.not_, disjoint)))
