@@ -23,7 +23,7 @@ import operator
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import Generic, Literal, NamedTuple, Protocol, TypeVar
 
 from openproject_mcp.domain.search.normalize import (
     STOPWORDS,
@@ -157,13 +157,13 @@ class TokenStore(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
-class _TextMatch:
+class _TextMatch(NamedTuple):
     """One text against the query terms: best strong / weak score and where they stand.
 
     Strong is exact or another form of the word; weak is prefix, containment or edits, which
     a term present verbatim among the candidates no longer counts. Positions index the text's
     tokens with its stopwords skipped; they are kept only when two or more terms matched.
+    (A named tuple: one is built per matching text, and a tuple is the cheapest to build.)
     """
 
     strong: tuple[float, ...]
