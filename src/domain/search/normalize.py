@@ -19,6 +19,7 @@ from types import MappingProxyType
 __all__ = [
     "STOPWORDS",
     "Token",
+    "first_token_start",
     "fold_for_containment",
     "iter_tokens",
     "locate_folded",
@@ -232,15 +233,42 @@ def token_start(text: str, index: int) -> int:
     raise IndexError("token index out of range")
 
 
-def _folded_start(text: str, index: int) -> int | None:
-    """``token_start`` for text on the folded path (``_folded_values``); None when it is not.
+def first_token_start(text: str, value: str, index: int) -> int:
+    """``token_start(text, index)`` where ``tokenize(text)[index]`` is the first token of ``text``
+    with this ``value``: found by a search for the value in the folded text, not by counting
+    tokens up to it."""
+    if not text.isascii():
+        mapped = _folded_map(text)
+        if mapped is not None:
+            folded, runs = mapped
+            # The folded text holds lower-case letters, digits and spaces only.
+            at = f" {folded} ".find(f" {value} ")
+            if at >= 0:
+                return _original_offset(runs, at)
+    return token_start(text, index)
 
-    The folded text is the original with each non-ASCII character replaced by its fold, so an
-    offset there maps back by the runs before it; a token starting inside a run starts at the
-    character whose fold it begins with (a mark folds to nothing and never starts a token).
-    """
+
+def _folded_start(text: str, index: int) -> int | None:
+    """``token_start`` for text on the folded path (``_folded_values``); None when it is not."""
+    mapped = _folded_map(text)
+    if mapped is None:
+        return None
+    folded, runs = mapped
+    token = next(islice(_ASCII_TOKEN.finditer(folded), index, None), None)
+    if token is None:
+        raise IndexError("token index out of range")
+    return _original_offset(runs, token.start())
+
+
+# (original start, folded start, folds) of each non-ASCII run of a text.
+_Runs = list[tuple[int, int, tuple[str, ...]]]
+
+
+def _folded_map(text: str) -> tuple[str, _Runs] | None:
+    """The text folded (each non-ASCII character replaced by its fold, then the byte table) and
+    its non-ASCII runs; None when a character needs the exact path."""
     folded_parts: list[str] = []
-    runs: list[tuple[int, int, tuple[str, ...]]] = []  # (original start, folded start, folds)
+    runs: _Runs = []
     cursor = 0
     shift = 0  # folded length minus original length, so far
     for run in _NON_ASCII_RUN.finditer(text):
@@ -254,11 +282,16 @@ def _folded_start(text: str, index: int) -> int | None:
         shift += len(joined) - (run.end() - run.start())
         cursor = run.end()
     folded_parts.append(text[cursor:])
-    folded = "".join(folded_parts).encode("ascii").translate(_ASCII_FOLD).decode("ascii")
-    token = next(islice(_ASCII_TOKEN.finditer(folded), index, None), None)
-    if token is None:
-        raise IndexError("token index out of range")
-    offset = token.start()
+    return "".join(folded_parts).encode("ascii").translate(_ASCII_FOLD).decode("ascii"), runs
+
+
+def _original_offset(runs: _Runs, offset: int) -> int:
+    """Where the folded text's ``offset`` stands in the original text.
+
+    The folded text is the original with each non-ASCII character replaced by its fold, so an
+    offset there maps back by the runs before it; a token starting inside a run starts at the
+    character whose fold it begins with (a mark folds to nothing and never starts a token).
+    """
     shift = 0
     for original, start, folds in runs:
         if start > offset:

@@ -27,10 +27,10 @@ from typing import Generic, Literal, NamedTuple, Protocol, TypeVar
 
 from openproject_mcp.domain.search.normalize import (
     STOPWORDS,
+    first_token_start,
     fold_for_containment,
     locate_folded,
     normalize,
-    token_start,
     token_values,
 )
 from openproject_mcp.domain.search.query import MIN_FUZZY_QUERY_LENGTH, QueryPlan, Term, plan_query
@@ -613,7 +613,7 @@ class QueryScorer:
         if text.isascii():
             # The first whole-word occurrence of the token is the token at ``raw``.
             return _first_whole_word(text.lower(), self._values_of(text)[raw])
-        return token_start(text, raw)
+        return first_token_start(text, self._values_of(text)[raw], raw)
 
     # ------------------------------------------------------------------ record level
 

@@ -22,6 +22,7 @@ from openproject_mcp.domain.search import (
     tokenize,
 )
 from openproject_mcp.domain.search.normalize import (
+    first_token_start,
     fold_for_containment,
     locate_folded,
     token_start,
@@ -82,6 +83,17 @@ def test_token_values_match_tokenize_and_offsets_index_the_source(text: str) -> 
         assert normalize(text[token.start : token.end]) == token.value
         assert token_start(text, index) == token.start
     assert all(left.end <= right.start for left, right in pairwise(tokens))
+
+
+@PROPERTY
+@given(st.one_of(unicode_text, mixed_text, latin_text))
+def test_the_first_token_of_a_value_starts_where_counting_tokens_says(text: str) -> None:
+    tokens = tokenize(text)
+    firsts: dict[str, int] = {}
+    for index, token in enumerate(tokens):
+        firsts.setdefault(token.value, index)
+    for value, index in firsts.items():
+        assert first_token_start(text, value, index) == tokens[index].start
 
 
 @PROPERTY
