@@ -928,6 +928,7 @@ def extract_texts(
     extracts = [field.extract for field in fields]
     per_record: list[_RecordTexts] = []
     texts_cut = lists_cut = 0
+    limit = max_characters if max_characters is not None else -1
     for record in candidates:
         per_field: list[tuple[bool, Sequence[str]]] = []
         flat: tuple[str, ...] = ()
@@ -936,8 +937,8 @@ def extract_texts(
             if raw is None:
                 per_field.append(_NO_TEXT)
             elif isinstance(raw, str):
-                if max_characters is not None and len(raw) > max_characters:
-                    raw = raw[:max_characters]
+                if limit >= 0 and len(raw) > limit:
+                    raw = raw[:limit]
                     texts_cut += 1
                 per_field.append((False, (raw,)))
                 flat += (raw,)
@@ -945,12 +946,9 @@ def extract_texts(
                 if max_items is not None and len(raw) > max_items:
                     raw = raw[:max_items]
                     lists_cut += 1
-                if max_characters is not None:
-                    limit = max_characters
-                    long_ones = sum(1 for item in raw if len(item) > limit)
-                    if long_ones:
-                        raw = [item[:limit] for item in raw]
-                        texts_cut += long_ones
+                if limit >= 0 and raw and max(map(len, raw)) > limit:
+                    texts_cut += sum(1 for item in raw if len(item) > limit)
+                    raw = [item[:limit] for item in raw]
                 per_field.append((True, raw))
                 flat += tuple(raw)
         per_record.append((per_field, flat))
