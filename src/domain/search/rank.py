@@ -42,7 +42,7 @@ from openproject_mcp.domain.search.score import (
     stem_roots,
     vocabulary_hits,
 )
-from openproject_mcp.domain.search.snippet import snippet
+from openproject_mcp.domain.search.snippet import needs_anchor, snippet
 
 __all__ = [
     "DEFAULT_MIN_SCORE",
@@ -779,7 +779,8 @@ class QueryScorer:
         def excerpt(text: str) -> str | None:
             if text in excerpts:
                 return excerpts[text]
-            cut = excerpts[text] = snippet(text, self.anchor(text, bests[text])) or None
+            anchor = self.anchor(text, bests[text]) if needs_anchor(text) else []
+            cut = excerpts[text] = snippet(text, anchor) or None
             return cut
 
         weighted: list[tuple[float, int, FieldMatch]] = []
@@ -981,7 +982,7 @@ def _rank_containment(
         return known
 
     def excerpt(text: str) -> str | None:
-        return snippet(text, [locate_folded(text, needle)]) or None
+        return snippet(text, [locate_folded(text, needle)] if needs_anchor(text) else []) or None
 
     ranked: list[Ranked[T]] = []
     for record, (per_field, _) in zip(extracted.records, extracted.per_record, strict=True):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["ELLIPSIS", "SNIPPET_LEAD", "SNIPPET_LENGTH", "snippet"]
+__all__ = ["ELLIPSIS", "SNIPPET_LEAD", "SNIPPET_LENGTH", "needs_anchor", "snippet"]
 
 SNIPPET_LENGTH = 160
 SNIPPET_LEAD = 40
@@ -36,3 +36,9 @@ def snippet(text: str, offsets: Sequence[int], max_length: int = SNIPPET_LENGTH,
     if not body:
         return ""
     return f"{prefix}{body}{suffix}"
+
+
+def needs_anchor(text: str, max_length: int = SNIPPET_LENGTH) -> bool:
+    """Whether ``snippet(text, offsets, max_length)`` depends on ``offsets`` at all: a text that
+    fits in the window is shown whole, wherever it matched, so its anchor need not be found."""
+    return len(text) > max_length

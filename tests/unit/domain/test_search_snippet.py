@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from openproject_mcp.domain.search import SNIPPET_LEAD, SNIPPET_LENGTH, snippet
+from openproject_mcp.domain.search.snippet import needs_anchor
 
 LONG_TEXT = (
     "The team met on Tuesday to review the quarterly plan. "
@@ -89,3 +92,15 @@ def test_the_result_never_exceeds_the_length_plus_two_ellipses() -> None:
 def test_nonsense_bounds_are_refused(max_length: int, lead: int) -> None:
     with pytest.raises(ValueError, match="must be"):
         snippet(LONG_TEXT, [0], max_length=max_length, lead=lead)
+
+
+@settings(database=None, deadline=None, max_examples=300)
+@given(
+    st.text(alphabet="ab \n\t.", max_size=2 * SNIPPET_LENGTH),
+    st.lists(st.integers(min_value=-5, max_value=2 * SNIPPET_LENGTH + 5), max_size=3),
+)
+def test_a_text_that_needs_no_anchor_gives_one_snippet_wherever_it_matched(text: str, offsets: list[int]) -> None:
+    if not needs_anchor(text):
+        assert snippet(text, offsets) == snippet(text, [])
+    else:
+        assert len(text) > SNIPPET_LENGTH
