@@ -774,14 +774,14 @@ class QueryScorer:
         ratios: list[float],
         excerpts: dict[str, str | None],
     ) -> tuple[FieldMatch, ...]:
+        if len(touched) == 1 and len(found) == 1 and not per_field[touched[0]][0]:
+            # One text of one single-text field: its match is the whole answer.
+            position, text, _, best = found[0]
+            return (FieldMatch(fields[position].name, text_scores[text], self._excerpt(text, best, excerpts)),)
         bests = {text: best for _, text, _, best in found}
 
         def excerpt(text: str) -> str | None:
-            if text in excerpts:
-                return excerpts[text]
-            anchor = self.anchor(text, bests[text]) if needs_anchor(text) else []
-            cut = excerpts[text] = snippet(text, anchor) or None
-            return cut
+            return self._excerpt(text, bests[text], excerpts)
 
         weighted: list[tuple[float, int, FieldMatch]] = []
         for position in touched:
@@ -802,6 +802,13 @@ class QueryScorer:
             weighted.append((top_score * ratios[position], position, match))
         weighted.sort(key=lambda entry: (-entry[0], entry[1]))
         return tuple(match for _, _, match in weighted)
+
+    def _excerpt(self, text: str, best: tuple[float, ...], excerpts: dict[str, str | None]) -> str | None:
+        """The snippet of a matching text, once per ranking (``excerpts``)."""
+        if text in excerpts:
+            return excerpts[text]
+        cut = excerpts[text] = snippet(text, self.anchor(text, best) if needs_anchor(text) else []) or None
+        return cut
 
 
 def _covered_mean(weights: Sequence[float], values: Sequence[float], weight_sum: float) -> tuple[float, float]:
