@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Final, TypeVar
 
 from openproject_mcp.domain.search import (
@@ -86,7 +88,8 @@ class RankingLimits:
             said.append(f"Records with more than {MAX_SCORED_ITEMS} comments or items were ranked on the first ones.")
         return said
 
-    def _count(self, texts: int, items: int) -> None:
+    def add_cuts(self, texts: int, items: int) -> None:
+        """Count texts and list fields cut by a reading of this call's records."""
         with self._lock:
             self.texts_cut += texts
             self.items_cut += items
@@ -147,35 +150,83 @@ async def rank_with(
     threads at once.
     """
     candidates = list(records)
+    ranking, _ = await rank_read(
+        scorer,
+        lambda: bounded_texts(candidates, fields, limits),
+        len(candidates),
+        fields,
+        key=key,
+        min_score=min_score,
+        weight_scale=weight_scale,
+        details=details,
+    )
+    return ranking
 
-    def read() -> Extracted[T]:
-        texts = extract_texts(candidates, fields, max_characters=MAX_SCORED_CHARACTERS, max_items=MAX_SCORED_ITEMS)
-        if limits is not None and (texts.texts_cut or texts.lists_cut):
-            limits._count(texts.texts_cut, texts.lists_cut)
-        return texts
 
-    def work(texts: Extracted[T] | None = None) -> Ranking[T]:
-        return scorer.rank(
-            candidates,
+def bounded_texts(records: Sequence[T], fields: Sequence[Field[T]], limits: RankingLimits | None) -> Extracted[T]:
+    """The texts of ``records`` as ranking reads them (cut to this module's bounds); cuts are counted."""
+    texts = extract_texts(records, fields, max_characters=MAX_SCORED_CHARACTERS, max_items=MAX_SCORED_ITEMS)
+    if limits is not None and (texts.texts_cut or texts.lists_cut):
+        limits.add_cuts(texts.texts_cut, texts.lists_cut)
+    return texts
+
+
+async def rank_read(
+    scorer: QueryScorer,
+    read: Callable[[], Extracted[T]],
+    count: int,
+    fields: Sequence[Field[T]],
+    *,
+    key: Callable[[T], int],
+    min_score: float = DEFAULT_MIN_SCORE,
+    weight_scale: float | None = None,
+    details: bool = True,
+) -> tuple[Ranking[T], Extracted[T]]:
+    """``scorer.rank`` of the ``count`` records whose texts ``read`` returns (within bounds, cuts
+    counted), placed as :func:`rank_with` places it; the texts come back too, so a later ranking
+    of the same records can reuse them.
+
+    Past ``INLINE_RECORDS`` records, ``read`` runs on the worker thread with the ranking.
+    """
+
+    def work(texts: Extracted[T]) -> tuple[Ranking[T], Extracted[T]]:
+        ranking = scorer.rank(
+            texts.records,
             fields,
             key=key,
             min_score=min_score,
             weight_scale=weight_scale,
             details=details,
-            extracted=texts if texts is not None else read(),
+            extracted=texts,
         )
+        return ranking, texts
 
     loop = asyncio.get_running_loop()
-    if len(candidates) > INLINE_RECORDS:
-        return await loop.run_in_executor(_executor(), work)
+    if count > INLINE_RECORDS:
+        return await loop.run_in_executor(_executor(), lambda: work(read()))
     # Read once, here: what the scorer (or its store) has tokenised already costs no tokenising.
     texts = read()
-    unknown = 0
-    # Counted per record, as the matching is: a text many records share still costs each of them.
-    for _, flat in texts.per_record:
-        for text in flat:
-            if not scorer.knows(text):
-                unknown += len(text)
-        if unknown > INLINE_CHARACTERS:
-            return await loop.run_in_executor(_executor(), work, texts)
+    if _tokenising(scorer, texts) > INLINE_CHARACTERS:
+        return await loop.run_in_executor(_executor(), work, texts)
     return work(texts)
+
+
+def _tokenising(scorer: QueryScorer, texts: Extracted[T]) -> int:
+    """How many characters ranking ``texts`` must still tokenise, counted per record, as the
+    matching is: a text many records share costs each of them (past ``INLINE_CHARACTERS`` the
+    count may stop early)."""
+    knows = scorer.knows
+    unknown: list[str] = []
+    size = 0
+    # Each distinct text is asked about once; a text's size counts at least once.
+    for text in texts.distinct:
+        if not knows(text):
+            unknown.append(text)
+            size += len(text)
+            if size > INLINE_CHARACTERS:
+                return size
+    if not unknown:
+        return 0
+    # Then per record occurrence: a text read by several records counts for each of them.
+    occurrences = Counter(chain.from_iterable(flat for _, flat in texts.per_record))
+    return sum(len(text) * occurrences[text] for text in unknown)
