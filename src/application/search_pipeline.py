@@ -18,6 +18,9 @@ Ranking: one ``QueryScorer`` serves the whole search, so every text is tokenised
 once. Phase 1 ranks shallow fields only to order the enrichment; the answer is one ranking of
 every candidate over all fields (deep fields empty where nothing was read), so term weights
 come from one candidate set and a record's score is at least what its shallow fields give.
+Each text is read once per search: when every shallow field is lifted once, in order, phase 1
+ranks the full fields with the deep ones empty (the same scores as the shallow fields alone),
+and the final ranking reuses those texts, reading only the enriched records' deep fields.
 
 An error that ``aborts_search`` (401, 403, 429) fails the whole search; any other failure to
 enrich one record leaves it at its shallow score and is counted.
@@ -122,19 +125,24 @@ async def run_search(
     tokens = spec.tokens if spec.tokens is not None else (spec.cache.token_store() if spec.cache else None)
     limits = RankingLimits()
     scorer = query_scorer(query, mode, limits, tokens)
-    # Phase 1 only orders the enrichment: no matches or snippets are built for it.
+    deep: dict[int, D] = {}
+    fields = _final_fields(spec, deep)  # deep fields read what ``deep`` holds: nothing yet
+    layout = _final_layout(spec)
+    # Phase 1 only orders the enrichment: no matches or snippets are built for it. Where the
+    # layout allows, it ranks the full fields, the deep ones empty (which scores the same), so
+    # the final ranking reuses its texts and reads only the deep fields of the enriched records.
+    first_fields: Sequence[Field[C]] = spec.shallow_fields if layout is None else fields
     shallow_ranking, shallow_texts = await rank_read(
         scorer,
-        lambda: bounded_texts(records, spec.shallow_fields, limits),
+        lambda: _widened(bounded_texts(records, spec.shallow_fields, limits), layout),
         len(records),
-        spec.shallow_fields,
+        first_fields,
         key=key,
         min_score=settings.min_score,
         weight_scale=scale,
         details=False,
     )
 
-    deep: dict[int, D] = {}
     to_fetch: list[tuple[int, C]] = []
     evidence, backfill = _enrichment_order(spec, by_key, [key(r.record) for r in shallow_ranking.hits], server_matches)
     cache = spec.cache
@@ -186,10 +194,9 @@ async def run_search(
         if cache is not None:
             await cache.flush()
 
-    fields = _final_fields(spec, deep)
     final, _ = await rank_read(
         scorer,
-        lambda: _final_texts(spec, by_key, shallow_texts, fields, deep, limits),
+        lambda: _final_texts(spec, by_key, shallow_texts, fields, deep, limits, layout),
         len(records),
         fields,
         key=key,
@@ -236,81 +243,97 @@ def _final_fields(spec: SearchSpec[C, D], deep: Mapping[int, D]) -> tuple[Field[
     return tuple(reading(field) for field in spec.full_fields)
 
 
+@dataclass(frozen=True, slots=True)
+class _Layout(Generic[C, D]):
+    """Where the full fields stand among the shallow fields, when the first phase can rank them."""
+
+    deep_fields: list[Field[Enriched[C, D]]]
+    deep_positions: list[int]  # where each deep field stands among the full fields
+    source: list[int] | None  # per full field, its place among the shallow then the deep fields; None: that order
+
+
+def _final_layout(spec: SearchSpec[C, D]) -> _Layout[C, D] | None:
+    """The full fields' layout, when the first phase can rank the full fields, deep ones empty,
+    on exactly the texts and cuts of the shallow fields: every shallow field is lifted exactly
+    once, in the shallow order (the records' texts then stand in the same order).
+    """
+    names = [field.name for field in spec.shallow_fields]
+    at = {name: index for index, name in enumerate(names)}
+    if len(at) != len(names) or [field.name for field in spec.full_fields if field.name in at] != names:
+        return None
+    deep_positions = [position for position, field in enumerate(spec.full_fields) if field.name not in at]
+    deep_at = iter(range(len(names), len(spec.full_fields)))
+    source = [at[field.name] if field.name in at else next(deep_at) for field in spec.full_fields]
+    return _Layout(
+        [spec.full_fields[position] for position in deep_positions],
+        deep_positions,
+        None if source == list(range(len(source))) else source,
+    )
+
+
+def _widened(texts: Extracted[C], layout: _Layout[C, D] | None) -> Extracted[C]:
+    """The first phase's texts of the shallow fields, as texts of the full fields, deep ones
+    empty (each record's fields extended in place: its texts stand in the same order)."""
+    if layout is None:
+        return texts
+    nothing: list[tuple[bool, Sequence[str]]] = [(False, ())] * len(layout.deep_positions)
+    if layout.source is None:
+        for per_field, _ in texts.per_record:
+            per_field += nothing
+    else:
+        pick = itemgetter(*layout.source)
+        for per_field, _ in texts.per_record:
+            per_field[:] = pick(per_field + nothing)
+    return texts
+
+
 def _final_texts(
     spec: SearchSpec[C, D],
     by_key: Mapping[int, C],
-    shallow: Extracted[C],
+    first: Extracted[C],
     fields: Sequence[Field[C]],
     deep: Mapping[int, D],
     limits: RankingLimits,
+    layout: _Layout[C, D] | None,
 ) -> Extracted[C]:
     """The texts of the final ranking (of the candidates ``by_key``, in its order, which the
-    first phase ranked as ``shallow``): the first phase's texts of the lifted fields, and the
-    deep fields read of the records whose deep content was read.
+    first phase ranked as ``first``): the first phase's, and the deep fields of the records
+    whose deep content was read.
 
     The same texts, cuts and counts as reading every field of every candidate again.
     """
-    layout = _final_layout(spec)
     if layout is None:
-        return bounded_texts(shallow.records, fields, limits)
-    source, deep_fields, same_flat = layout
+        return bounded_texts(first.records, fields, limits)
     read = [
         (record_key, Enriched(by_key[record_key], content))
         for record_key, content in deep.items()
         if content is not None
     ]
-    deep_texts = bounded_texts([record for _, record in read], deep_fields, limits)
-    if shallow.texts_cut or shallow.lists_cut:  # the lifted fields are cut again as they are read again
-        limits.add_cuts(shallow.texts_cut, shallow.lists_cut)
-    read_deep = {record_key: texts for (record_key, _), texts in zip(read, deep_texts.per_record, strict=True)}
-    nothing: list[tuple[bool, Sequence[str]]] = [(False, ())] * len(deep_fields)
-    per_record: list[tuple[list[tuple[bool, Sequence[str]]], tuple[str, ...]]]
-    if source is None:  # the shallow fields, then the deep ones: each record's texts in that order
-        per_record = [
-            (per_field + nothing, flat)
-            if (found := read_deep.get(record_key)) is None
-            else (per_field + found[0], flat + found[1])
-            for record_key, (per_field, flat) in zip(by_key, shallow.per_record, strict=True)
-        ]
-    else:  # shallow and deep fields interleave: each record's fields put in the full fields' order
-        pick = itemgetter(*source)
-        per_record = []
-        for record_key, (per_field, flat) in zip(by_key, shallow.per_record, strict=True):
-            found = read_deep.get(record_key)
-            entries: list[tuple[bool, Sequence[str]]] = list(pick(per_field + (nothing if found is None else found[0])))
-            if found is not None or not same_flat:
-                flat = tuple(chain.from_iterable(texts for _, texts in entries))
-            per_record.append((entries, flat))
+    deep_texts = bounded_texts([record for _, record in read], layout.deep_fields, limits)
+    if first.texts_cut or first.lists_cut:  # the lifted fields are cut again as they are read again
+        limits.add_cuts(first.texts_cut, first.lists_cut)
+    if not read:
+        return first
+    index = dict(zip(by_key, range(len(first.per_record)), strict=True))
+    per_record = list(first.per_record)
+    in_order = layout.source is None
+    for (record_key, _), (deep_fields, deep_flat) in zip(read, deep_texts.per_record, strict=True):
+        at = index[record_key]
+        entries = list(per_record[at][0])
+        for position, texts in zip(layout.deep_positions, deep_fields, strict=True):
+            entries[position] = texts
+        # In order, the deep fields come last; otherwise the texts are put in the fields' order.
+        flat = per_record[at][1] + deep_flat if in_order else tuple(chain.from_iterable(t for _, t in entries))
+        per_record[at] = (entries, flat)
     distinct = dict.fromkeys(chain.from_iterable(map(itemgetter(1), per_record)))
     distinct.pop("", None)
     return Extracted(
-        shallow.records,
+        first.records,
         per_record,
         list(distinct),
-        shallow.texts_cut + deep_texts.texts_cut,
-        shallow.lists_cut + deep_texts.lists_cut,
+        first.texts_cut + deep_texts.texts_cut,
+        first.lists_cut + deep_texts.lists_cut,
     )
-
-
-def _final_layout(
-    spec: SearchSpec[C, D],
-) -> tuple[list[int] | None, list[Field[Enriched[C, D]]], bool] | None:
-    """Where the final ranking's fields come from, when every shallow field is lifted exactly once
-    (``None`` otherwise: the first phase's cuts would not count the lifted texts).
-
-    Returns the place of each full field among the shallow fields then the deep ones (``None``:
-    that order already), the deep fields, and whether the lifted fields keep the shallow order,
-    so a record without deep texts has the first phase's texts in the same order.
-    """
-    names = [field.name for field in spec.shallow_fields]
-    at = {name: index for index, name in enumerate(names)}
-    if len(at) != len(names) or sorted(field.name for field in spec.full_fields if field.name in at) != sorted(names):
-        return None
-    deep_fields = [field for field in spec.full_fields if field.name not in at]
-    deep_at = iter(range(len(names), len(names) + len(deep_fields)))
-    source = [at[field.name] if field.name in at else next(deep_at) for field in spec.full_fields]
-    same_flat = [index for index in source if index < len(names)] == list(range(len(names)))
-    return (None if source == list(range(len(source))) else source), deep_fields, same_flat
 
 
 def _enrichment_order(
