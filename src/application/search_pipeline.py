@@ -189,7 +189,8 @@ async def run_search(
     if to_fetch and progress is not None:
         await progress(0, len(to_fetch), f"Reading {len(to_fetch)} {spec.what} in depth")
     try:
-        await map_bounded(to_fetch, settings.concurrency, fetch)
+        if to_fetch:  # a search the cache answers starts no tasks
+            await map_bounded(to_fetch, settings.concurrency, fetch)
     finally:
         if cache is not None:
             await cache.flush()
@@ -341,18 +342,18 @@ def _enrichment_order(
 ) -> tuple[list[int], list[int]]:
     """Keys of the candidates with evidence of a match (shallow hits, then server full-text hits), and the rest."""
     seen = set(shallow_keys)
-    hinted = [k for k in by_key if k in server_matches and k not in seen]
-    seen.update(hinted)
-    rest = [k for k in by_key if k not in seen]
     recency = spec.recency
-
-    def newest_first(keys: list[int]) -> list[int]:
-        """Most recently updated first, then by key."""
-        order = [(-(recency(by_key[k]) or _EPOCH).timestamp(), k) for k in keys]
-        order.sort()
-        return [k for _, k in order]
-
-    return shallow_keys + newest_first(hinted), newest_first(rest)
+    # Most recently updated first, then by key.
+    hinted = (
+        [(-(recency(c) or _EPOCH).timestamp(), k) for k, c in by_key.items() if k in server_matches and k not in seen]
+        if server_matches
+        else []
+    )
+    seen.update(k for _, k in hinted)
+    rest = [(-(recency(c) or _EPOCH).timestamp(), k) for k, c in by_key.items() if k not in seen]
+    hinted.sort()
+    rest.sort()
+    return shallow_keys + [k for _, k in hinted], [k for _, k in rest]
 
 
 def lift(field: Field[C]) -> Field[Enriched[C, D]]:
