@@ -131,10 +131,10 @@ async def run_search(
     # Phase 1 only orders the enrichment: no matches or snippets are built for it. Where the
     # layout allows, it ranks the full fields, the deep ones empty (which scores the same), so
     # the final ranking reuses its texts and reads only the deep fields of the enriched records.
-    first_fields: Sequence[Field[C]] = spec.shallow_fields if layout is None else fields
+    first_fields = spec.shallow_fields if layout is None else layout.first_fields
     shallow_ranking, shallow_texts = await rank_read(
         scorer,
-        lambda: _widened(bounded_texts(records, spec.shallow_fields, limits), layout),
+        lambda: bounded_texts(records, first_fields, limits),
         len(records),
         first_fields,
         key=key,
@@ -244,48 +244,40 @@ def _final_fields(spec: SearchSpec[C, D], deep: Mapping[int, D]) -> tuple[Field[
     return tuple(reading(field) for field in spec.full_fields)
 
 
+def _unread(_: object) -> None:
+    """A deep field before anything was read."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Layout(Generic[C, D]):
-    """Where the full fields stand among the shallow fields, when the first phase can rank them."""
+    """How the first phase reads the full fields, so the final ranking can reuse its texts."""
 
+    first_fields: tuple[Field[C], ...]  # the full fields, deep ones empty
     deep_fields: list[Field[Enriched[C, D]]]
     deep_positions: list[int]  # where each deep field stands among the full fields
-    source: list[int] | None  # per full field, its place among the shallow then the deep fields; None: that order
+    in_order: bool  # the shallow fields first, then the deep ones
 
 
 def _final_layout(spec: SearchSpec[C, D]) -> _Layout[C, D] | None:
-    """The full fields' layout, when the first phase can rank the full fields, deep ones empty,
-    on exactly the texts and cuts of the shallow fields: every shallow field is lifted exactly
-    once, in the shallow order (the records' texts then stand in the same order).
+    """The layout, when the first phase can read the full fields, deep ones empty, and find
+    exactly the texts and cuts of the shallow fields in the same order: every shallow field
+    lifted exactly once, in the shallow order (``None`` otherwise).
     """
-    names = [field.name for field in spec.shallow_fields]
-    at = {name: index for index, name in enumerate(names)}
-    if len(at) != len(names) or [field.name for field in spec.full_fields if field.name in at] != names:
+    shallow = {field.name: field for field in spec.shallow_fields}
+    names = [field.name for field in spec.full_fields if field.name in shallow]
+    if len(shallow) != len(spec.shallow_fields) or names != [field.name for field in spec.shallow_fields]:
         return None
-    deep_positions = [position for position, field in enumerate(spec.full_fields) if field.name not in at]
-    deep_at = iter(range(len(names), len(spec.full_fields)))
-    source = [at[field.name] if field.name in at else next(deep_at) for field in spec.full_fields]
+    first = tuple(
+        Field(field.name, field.weight, shallow[field.name].extract if field.name in shallow else _unread)
+        for field in spec.full_fields
+    )
+    deep_positions = [position for position, field in enumerate(spec.full_fields) if field.name not in shallow]
     return _Layout(
+        first,
         [spec.full_fields[position] for position in deep_positions],
         deep_positions,
-        None if source == list(range(len(source))) else source,
+        deep_positions == list(range(len(shallow), len(spec.full_fields))),
     )
-
-
-def _widened(texts: Extracted[C], layout: _Layout[C, D] | None) -> Extracted[C]:
-    """The first phase's texts of the shallow fields, as texts of the full fields, deep ones
-    empty (each record's fields extended in place: its texts stand in the same order)."""
-    if layout is None:
-        return texts
-    nothing: list[tuple[bool, Sequence[str]]] = [(False, ())] * len(layout.deep_positions)
-    if layout.source is None:
-        for per_field, _ in texts.per_record:
-            per_field += nothing
-    else:
-        pick = itemgetter(*layout.source)
-        for per_field, _ in texts.per_record:
-            per_field[:] = pick(per_field + nothing)
-    return texts
 
 
 def _final_texts(
@@ -317,7 +309,7 @@ def _final_texts(
         return first
     index = dict(zip(by_key, range(len(first.per_record)), strict=True))
     per_record = list(first.per_record)
-    in_order = layout.source is None
+    in_order = layout.in_order
     for (record_key, _), (deep_fields, deep_flat) in zip(read, deep_texts.per_record, strict=True):
         at = index[record_key]
         entries = list(per_record[at][0])
