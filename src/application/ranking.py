@@ -16,12 +16,13 @@ What was cut is counted, so the answer can say so (``RankingLimits.notes``).
 from __future__ import annotations
 
 import asyncio
+import operator
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, compress
 from typing import Final, TypeVar
 
 from openproject_mcp.domain.search import (
@@ -215,18 +216,14 @@ def _tokenising(scorer: QueryScorer, texts: Extracted[T]) -> int:
     """How many characters ranking ``texts`` must still tokenise, counted per record, as the
     matching is: a text many records share costs each of them (past ``INLINE_CHARACTERS`` the
     count may stop early)."""
-    knows = scorer.knows
-    unknown: list[str] = []
-    size = 0
-    # Each distinct text is asked about once; a text's size counts at least once.
-    for text in texts.distinct:
-        if not knows(text):
-            unknown.append(text)
-            size += len(text)
-            if size > INLINE_CHARACTERS:
-                return size
+    # Each distinct text is asked about once (the store in one batch); its size counts at least once.
+    distinct = texts.distinct
+    unknown = list(compress(distinct, map(operator.not_, scorer.knows_many(distinct))))
     if not unknown:
         return 0
+    size = sum(map(len, unknown))
+    if size > INLINE_CHARACTERS:
+        return size
     # Then per record occurrence: a text read by several records counts for each of them.
     occurrences = Counter(chain.from_iterable(flat for _, flat in texts.per_record))
     return sum(len(text) * occurrences[text] for text in unknown)
