@@ -256,6 +256,8 @@ class QueryScorer:
         self._matches: dict[str, _TextMatch | None] = {}
         # ``effective`` of each matched text, while the suppressed terms stay the same.
         self._effective: dict[str, tuple[float, ...]] = {}
+        # ``_adjacency`` of each matched text on its effective bests (kept and dropped with them).
+        self._adjacency_of: dict[str, float] = {}
         self._index: dict[str, list[_Entry]] = {}
         self._index_keys: frozenset[str] = frozenset()
         self._start_keys: frozenset[str] = frozenset()
@@ -449,6 +451,7 @@ class QueryScorer:
         self._weak_kept = tuple(0.0 if suppressed else 1.0 for suppressed in self._suppressed)
         if self._suppressed != suppressed:
             self._effective.clear()
+            self._adjacency_of.clear()
 
     def text_match(self, text: str) -> _TextMatch | None:
         if text in self._matches:
@@ -679,12 +682,22 @@ class QueryScorer:
         text_raw: dict[str, float] = {}
         text_gates: dict[str, float] = {}
         coverage_gates: dict[str, float] = {}
+        # What depends on a text's bests alone (many texts have the same), once per ranking.
+        by_best: dict[tuple[float, ...], tuple[float, float, float]] = {}
+        adjacency_of = self._adjacency_of
         for text, (match, best) in bests.items():
-            base, gate = _covered_mean(weights, best, weight_sum)
+            measures = by_best.get(best)
+            if measures is None:
+                base, gate = _covered_mean(weights, best, weight_sum)
+                share = sum(weight for weight, value in zip(weights, best, strict=True) if value > 0.0) / weight_sum
+                measures = by_best[best] = (base, gate, share)
+            base, gate, share = measures
             adjacency = 0.0
             if in_play > 1:
-                share = sum(weight for weight, value in zip(weights, best, strict=True) if value > 0.0) / weight_sum
-                adjacency = self._adjacency(text, match, best) * share
+                closeness = adjacency_of.get(text)
+                if closeness is None:
+                    closeness = adjacency_of[text] = self._adjacency(text, match, best)
+                adjacency = closeness * share
             raw = text_raw[text] = base + PHRASE_BONUS * adjacency
             text_gates[text] = min(1.0, gate + PHRASE_BONUS * adjacency)
             coverage_gates[text] = gate
@@ -696,6 +709,8 @@ class QueryScorer:
         # A record matching in one text of a single-text field scores what any other record
         # matching there alone scores (records sharing a description): computed once.
         alone: dict[tuple[int, str], tuple[float, float, tuple[FieldMatch, ...]] | None] = {}
+        # The weighted coverage of one text's bests in a field of a given ratio.
+        scaled_coverage: dict[tuple[tuple[float, ...], float], float] = {}
         for row, found in zip(rows, scored, strict=True):
             record, per_field = records[row], extracted[row][0]
             if len(found) == 1:
@@ -717,7 +732,11 @@ class QueryScorer:
                     continue
                 value = text_scores[text]
                 ratio = ratios[position]
-                weighted_coverage = _covered_mean(weights, [value * ratio for value in best], weight_sum)[0]
+                weighted_coverage = scaled_coverage.get((best, ratio))
+                if weighted_coverage is None:
+                    weighted_coverage = scaled_coverage[(best, ratio)] = _covered_mean(
+                        weights, [term_value * ratio for term_value in best], weight_sum
+                    )[0]
                 score = round(min(1.0, max(value * ratio, weighted_coverage)), 2)
                 matches = (
                     self._matches_of(
