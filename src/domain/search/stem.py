@@ -110,9 +110,13 @@ def _undouble(stem: str) -> str:
 # No suffix above ends with another listed after it, so the longest match is the first in order.
 _BY_SUFFIX: Mapping[str, str] = MappingProxyType(dict(_DERIVATIONS))
 _SUFFIX_LENGTHS = tuple(sorted({len(suffix) for suffix, _ in _DERIVATIONS}, reverse=True))
+# The last two letters of every suffix: a word ending otherwise has none of them.
+_SUFFIX_ENDINGS = frozenset(suffix[-2:] for suffix, _ in _DERIVATIONS)
 
 
 def _derivation(word: str) -> str | None:
+    if word[-2:] not in _SUFFIX_ENDINGS:
+        return None
     for length in _SUFFIX_LENGTHS:
         replacement = _BY_SUFFIX.get(word[-length:])
         if replacement is not None:
