@@ -47,7 +47,7 @@ PAGE_TARGET_MS = 5.0
 BULK_TARGET_MS = 100.0
 # The page and the work package search, as a share of the median before ADR 0016.
 BASELINE_TARGET = 0.6
-BASELINE_ROUNDS = 41
+BASELINE_ROUNDS = 81
 
 FUNCTION_WORD_TEXT = "the of and to in a is for on that with as by we at from this it be are was or an will has not"
 SYLLABLE_TEXT = (
