@@ -281,16 +281,7 @@ class QueryScorer:
     def knows(self, text: str) -> bool:
         """Whether ranking ``text`` costs no tokenising: this scorer has its token values already,
         or its store had them (they are taken from there now)."""
-        if text in self._values or text in self._fetched:
-            return True
-        if self._store is None or text in self._absent:
-            return False
-        stored = self._store.get(text)
-        if stored is None:
-            self._absent.add(text)
-            return False
-        self._fetched[text] = stored
-        return True
+        return self.knows_many((text,))[0]
 
     def knows_many(self, texts: Sequence[str]) -> list[bool]:
         """``[knows(text) for text in texts]``, asking the store once for all the texts it may hold."""
