@@ -23,6 +23,7 @@ from mcp.types import GetPromptResult, Prompt, PromptArgument, PromptMessage, Te
 from openproject_mcp.adapters.mcp.catalog import UseCaseScope
 from openproject_mcp.adapters.mcp.resources import text_parts
 from openproject_mcp.adapters.mcp.wire import to_wire
+from openproject_mcp.application.concurrency import map_bounded
 from openproject_mcp.application.meetings import GetMeeting, GetMeetingRequest, ListMeetings, ListMeetingsRequest
 from openproject_mcp.application.projects import GetProject, GetProjectRequest
 from openproject_mcp.application.result_size import ResultFormat, fit_result
@@ -115,20 +116,9 @@ Read = tuple[str, Callable[[], Awaitable[Any]]]
 async def _attempt_all(reads: Sequence[Read], max_chars: int) -> list[Section]:
     """The sections of independent reads, read at once (the per-user bound on requests in flight
     still holds), in the order given. A read that ends the prompt (an expired token) cancels the others."""
-    tasks = [asyncio.ensure_future(_attempt(heading, read, max_chars)) for heading, read in reads]
-    if not tasks:
+    if not reads:
         return []
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        for task in tasks:
-            failure = task.exception() if task.done() and not task.cancelled() else None
-            if failure is not None:
-                raise failure
-        return [task.result() for task in tasks]
-    finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    return await map_bounded(reads, len(reads), lambda read: _attempt(*read, max_chars))
 
 
 @asynccontextmanager
