@@ -260,10 +260,10 @@ class TokenCache:
         self._tenant = tenant
 
     def get(self, text: str) -> Sequence[str] | None:
-        return self._store.get((self._tenant, text))
+        return self.get_many([text])[0]
 
     def put(self, text: str, values: Sequence[str]) -> None:
-        self._store.put((self._tenant, text), tuple(values))
+        self.put_many([(text, values)])
 
     def get_many(self, texts: Sequence[str]) -> list[Sequence[str] | None]:
         tenant = self._tenant

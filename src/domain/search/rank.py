@@ -140,13 +140,9 @@ class FieldScore:
 class TokenStore(Protocol):
     """Token values of texts kept by the caller between searches (``token_values`` of the text).
 
-    The batch forms answer for many texts at once (a ranking asks for all of its texts), so a
-    store that takes a lock or reads a clock does so once per batch, not once per text.
+    Asked in batches (a ranking asks for all of its texts at once), so a store that takes a lock
+    or reads a clock does so once per batch, not once per text.
     """
-
-    def get(self, text: str) -> Sequence[str] | None: ...
-
-    def put(self, text: str, values: Sequence[str]) -> None: ...
 
     def get_many(self, texts: Sequence[str]) -> list[Sequence[str] | None]:
         """``[get(text) for text in texts]``."""
@@ -347,38 +343,33 @@ class QueryScorer:
 
     def _values_of(self, text: str) -> Sequence[str]:
         found = self._values.get(text)
-        if found is not None:
-            return found
-        stored = self._fetched.pop(text, None)
-        if stored is None and self._store is not None and text not in self._absent:
-            stored = self._store.get(text)
-        if stored is None:
-            stored = token_values(text)
-            if self._store is not None:
-                self._store.put(text, stored)
-        self._values[text] = stored
-        return stored
+        if found is None:
+            found = self._values[text] = self._read([text])[text]
+        return found
+
+    def _read(self, texts: list[str]) -> dict[str, Sequence[str]]:
+        """Token values of ``texts`` (none held here yet): the store's, asked in one batch, and
+        the others tokenised now (and put in the store in one batch)."""
+        if self._store is None:
+            return {text: token_values(text) for text in texts}
+        self._fetch(texts)
+        fetched = self._fetched
+        read: dict[str, Sequence[str]] = {}
+        made: list[tuple[str, Sequence[str]]] = []
+        for text in texts:
+            stored = fetched.pop(text, None)
+            if stored is None:
+                stored = token_values(text)
+                made.append((text, stored))
+            read[text] = stored
+        if made:
+            self._store.put_many(made)
+        return read
 
     def _learn(self, texts: Iterable[str]) -> None:
         """Extend the vocabulary with these texts' tokens and score only the new tokens."""
         known = self._values
-        new = [text for text in texts if text not in known]
-        learned: dict[str, Sequence[str]]
-        if self._store is None:
-            learned = {text: token_values(text) for text in new}
-        else:
-            self._fetch(new)
-            fetched = self._fetched
-            learned = {}
-            made: list[tuple[str, Sequence[str]]] = []
-            for text in new:
-                stored = fetched.pop(text, None)
-                if stored is None:
-                    stored = token_values(text)
-                    made.append((text, stored))
-                learned[text] = stored
-            if made:
-                self._store.put_many(made)
+        learned = self._read([text for text in texts if text not in known])
         known.update(learned)
         fresh: set[str] = set().union(*learned.values())
         fresh.difference_update(self._vocabulary)
