@@ -151,20 +151,16 @@ async def run_search(
         version = spec.version
         versions = {record_key: version(c) for record_key, c in by_key.items()}
         await cache.preload(versions.items())
-        window = 0  # enrichment positions used: fetched or already cached
-        for chosen, backfilling in ((evidence, False), (backfill, True)):
-            for record_key in chosen:
-                cached = cache.get(record_key, versions[record_key])
-                if cached is not None:
-                    deep[record_key] = cached
-                    window += 1
-                elif len(to_fetch) < settings.enrich_limit and not (backfilling and window >= settings.enrich_limit):
-                    to_fetch.append((record_key, by_key[record_key]))
-                    window += 1
-    else:  # nothing is cached: the first ones in order are fetched
-        to_fetch = [
-            (record_key, by_key[record_key]) for record_key in [*evidence, *backfill][: max(settings.enrich_limit, 0)]
-        ]
+    window = 0  # enrichment positions used: fetched or already cached
+    for chosen, backfilling in ((evidence, False), (backfill, True)):
+        for record_key in chosen:
+            cached = cache.get(record_key, versions[record_key]) if cache is not None else None
+            if cached is not None:
+                deep[record_key] = cached
+                window += 1
+            elif len(to_fetch) < settings.enrich_limit and not (backfilling and window >= settings.enrich_limit):
+                to_fetch.append((record_key, by_key[record_key]))
+                window += 1
 
     failures = 0
     done = 0
