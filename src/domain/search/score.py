@@ -139,18 +139,13 @@ class Lexicon:
         """The tokens holding ``part`` (``" " + prefix`` for the tokens starting with one), of
         ``shortest`` to ``longest`` characters."""
         joined = self.joined
+        most = len(joined) if longest is None else longest
         found: set[str] = set()
         at = joined.find(part)
-        if longest is None:
-            while at >= 0:
-                end = joined.find(" ", at + 1)
-                found.add(joined[joined.rfind(" ", 0, at + 1) + 1 : end])
-                at = joined.find(part, end)
-            return found
         while at >= 0:
             end = joined.find(" ", at + 1)
             start = joined.rfind(" ", 0, at + 1) + 1
-            if shortest <= end - start <= longest:
+            if shortest <= end - start <= most:
                 found.add(joined[start:end])
             at = joined.find(part, end)
         return found
