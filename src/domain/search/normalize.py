@@ -237,14 +237,13 @@ def first_token_start(text: str, value: str, index: int) -> int:
     """``token_start(text, index)`` where ``tokenize(text)[index]`` is the first token of ``text``
     with this ``value``: found by a search for the value in the folded text, not by counting
     tokens up to it."""
-    if not text.isascii():
-        mapped = _folded_map(text)
-        if mapped is not None:
-            folded, runs = mapped
-            # The folded text holds lower-case letters, digits and spaces only.
-            at = f" {folded} ".find(f" {value} ")
-            if at >= 0:
-                return _original_offset(runs, at)
+    # The folded text holds lower-case letters, digits and spaces only; ASCII keeps its offsets.
+    mapped = (text.encode("ascii").translate(_ASCII_FOLD).decode("ascii"), []) if text.isascii() else _folded_map(text)
+    if mapped is not None:
+        folded, runs = mapped
+        at = f" {folded} ".find(f" {value} ")
+        if at >= 0:
+            return _original_offset(runs, at)
     return token_start(text, index)
 
 

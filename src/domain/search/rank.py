@@ -595,9 +595,7 @@ class QueryScorer:
         return targets
 
     def _token_offset(self, text: str, raw: int) -> int:
-        if text.isascii():
-            # The first whole-word occurrence of the token is the token at ``raw``.
-            return _first_whole_word(text.lower(), self._values_of(text)[raw])
+        # ``raw`` is always the first token with its value (``values.index``).
         return first_token_start(text, self._values_of(text)[raw], raw)
 
     # ------------------------------------------------------------------ record level
@@ -964,17 +962,6 @@ def extract_texts(
     seen = dict.fromkeys(chain.from_iterable(flat for _, flat in per_record))
     seen.pop("", None)
     return Extracted(candidates, per_record, list(seen), texts_cut, lists_cut)
-
-
-def _first_whole_word(lowered: str, word: str) -> int:
-    """First offset of ``word`` as a whole ASCII token of ``lowered``; len(lowered) if absent."""
-    start = lowered.find(word)
-    while start >= 0:
-        end = start + len(word)
-        if (start == 0 or not lowered[start - 1].isalnum()) and (end == len(lowered) or not lowered[end].isalnum()):
-            return start
-        start = lowered.find(word, start + 1)
-    return len(lowered)
 
 
 def _rank_containment(
