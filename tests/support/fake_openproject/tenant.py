@@ -21,8 +21,8 @@ from openproject_mcp.adapters.fixture import (
     InMemoryWikiPageRepository,
     InMemoryWorkPackageRepository,
 )
+from openproject_mcp.adapters.fixture.instance_repository import acting_user as _acting_user
 from openproject_mcp.adapters.fixture.write_repositories import DatasetWriter
-from openproject_mcp.adapters.fixture.write_repositories import current_user_of as _acting_user
 from openproject_mcp.domain.entities import Activity, AgendaItem, Meeting, User
 
 OUTCOME_IDS_PER_ITEM = 1000
