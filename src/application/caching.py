@@ -22,6 +22,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, cast
 
+from openproject_mcp.domain.search import Corpus
 from openproject_mcp.ports.shared_state import Codec, Codecs, SharedStore
 
 K = TypeVar("K", bound=Hashable)
@@ -203,6 +204,10 @@ class CacheSettings:
     token_entries: int = 20_000
     token_values: int = 1_000_000
     token_ttl_seconds: float = 600.0
+    # The texts of one ranking kept together (``Corpus``): a repeated search over the same
+    # records learns them in one look-up. Weighed like token values, plus their distinct tokens.
+    corpus_entries: int = 1_000
+    corpus_weight: int = 1_000_000
 
 
 class TenantCaches:
@@ -231,6 +236,13 @@ class TenantCaches:
         self.tokens: TtlLruCache[tuple[str, str], tuple[str, ...]] = TtlLruCache(
             settings.token_entries, settings.token_ttl_seconds, clock, weigh=len, max_weight=settings.token_values
         )
+        self.corpora: TtlLruCache[tuple[str, tuple[str, ...]], Corpus] = TtlLruCache(
+            settings.corpus_entries,
+            settings.token_ttl_seconds,
+            clock,
+            weigh=_corpus_weight,
+            max_weight=settings.corpus_weight,
+        )
 
     async def shared_get(self, name: str, key: str, tp: Any) -> object | None:
         """The value under ``name:key`` in the shared tier (``None``: none, or no shared tier)."""
@@ -241,6 +253,12 @@ class TenantCaches:
     async def shared_put(self, name: str, key: str, value: object, tp: Any, ttl_seconds: float) -> None:
         if self.shared is not None:
             await self.shared.save({f"{name}:{key}": value}, self.shared.codec(name, tp), ttl_seconds)
+
+
+def _corpus_weight(corpus: Corpus) -> int:
+    """A corpus's token values and its distinct tokens, counted as the token cache counts values
+    (its values are often the token cache's own tuples, but need not stay so)."""
+    return sum(map(len, corpus.values)) + len(corpus.tokens)
 
 
 class TokenCache:
@@ -257,6 +275,7 @@ class TokenCache:
 
     def __init__(self, caches: TenantCaches, tenant: str) -> None:
         self._store = caches.tokens
+        self._corpora = caches.corpora
         self._tenant = tenant
 
     def get(self, text: str) -> Sequence[str] | None:
@@ -274,6 +293,12 @@ class TokenCache:
     def put_many(self, entries: Sequence[tuple[str, Sequence[str]]]) -> None:
         tenant = self._tenant
         self._store.put_many([((tenant, text), tuple(values)) for text, values in entries])
+
+    def get_corpus(self, texts: tuple[str, ...]) -> Corpus | None:
+        return self._corpora.get((self._tenant, texts))
+
+    def put_corpus(self, texts: tuple[str, ...], corpus: Corpus) -> None:
+        self._corpora.put((self._tenant, texts), corpus)
 
 
 class EnrichmentCache(Generic[V]):

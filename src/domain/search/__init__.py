@@ -9,6 +9,7 @@ from openproject_mcp.domain.search.distance import bounded_distance
 from openproject_mcp.domain.search.normalize import Token, normalize, query_tokens, tokenize
 from openproject_mcp.domain.search.rank import (
     DEFAULT_MIN_SCORE,
+    Corpus,
     Extracted,
     Field,
     FieldMatch,
@@ -34,6 +35,7 @@ __all__ = [
     "SNIPPET_LEAD",
     "SNIPPET_LENGTH",
     "STEM_SCORE",
+    "Corpus",
     "Extracted",
     "Field",
     "FieldMatch",

@@ -18,9 +18,10 @@ by the score before the cap, so a verbatim phrase comes before the same words re
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Set
 from dataclasses import dataclass
 from itertools import chain, compress
 from typing import Generic, Literal, NamedTuple, Protocol, TypeVar
@@ -47,6 +48,7 @@ from openproject_mcp.domain.search.snippet import needs_anchor, snippet
 __all__ = [
     "DEFAULT_MIN_SCORE",
     "MIN_FUZZY_QUERY_LENGTH",
+    "Corpus",
     "Extracted",
     "Field",
     "FieldMatch",
@@ -137,6 +139,11 @@ class FieldScore:
     matched_offsets: tuple[int, ...]
 
 
+# A ranking reading at least this many texts its scorer does not know yet keeps them, with
+# their tokens, as one corpus in the store (a repeated search over the same records finds it).
+CORPUS_TEXTS = 16
+
+
 class TokenStore(Protocol):
     """Token values of texts kept by the caller between searches (``token_values`` of the text).
 
@@ -151,6 +158,28 @@ class TokenStore(Protocol):
     def put_many(self, entries: Sequence[tuple[str, Sequence[str]]]) -> None:
         """``put(text, values)`` for each entry, in order."""
         ...
+
+    def get_corpus(self, texts: tuple[str, ...]) -> Corpus | None:
+        """What :meth:`put_corpus` kept for exactly these texts, in this order."""
+        ...
+
+    def put_corpus(self, texts: tuple[str, ...], corpus: Corpus) -> None:
+        """Keep ``corpus``, the token values of ``texts`` read together."""
+        ...
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Corpus:
+    """Texts one ranking learned together, kept by a store so that a later search over the same
+    texts learns them at once: each text's token values (in the texts' order), their distinct
+    tokens, those tokens joined as a :class:`Lexicon` searches them, and the ``stem_keys`` of
+    the tokens any search has needed so far (filled as searches need them, never more than
+    the tokens)."""
+
+    values: tuple[Sequence[str], ...]
+    tokens: frozenset[str]
+    joined: str
+    stems: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)
 
 
 class _TextMatch(NamedTuple):
@@ -239,6 +268,7 @@ class QueryScorer:
         # Token values ``knows`` took from the store, not yet learned into the vocabulary.
         self._fetched: dict[str, Sequence[str]] = {}
         self._absent: set[str] = set()  # texts the store was asked for and lacked
+        self._corpora: dict[tuple[str, ...], Corpus] = {}
         self._vocabulary: set[str] = set()
         self._strong: list[dict[str, float]] = [{} for _ in terms]
         self._weak: list[dict[str, float]] = [{} for _ in terms]
@@ -296,6 +326,13 @@ class QueryScorer:
         )
         if not wanted:
             return
+        if len(wanted) >= CORPUS_TEXTS:
+            key = tuple(wanted)
+            corpus = store.get_corpus(key)
+            if corpus is not None:
+                fetched.update(zip(key, corpus.values, strict=True))
+                self._corpora[key] = corpus
+                return
         for text, stored in zip(wanted, store.get_many(wanted), strict=True):
             if stored is None:
                 absent.add(text)
@@ -366,18 +403,49 @@ class QueryScorer:
             self._store.put_many(made)
         return read
 
+    def _corpus(self, texts: tuple[str, ...]) -> Corpus | None:
+        """Put the token values of ``texts`` (none known here yet) among the known ones; the
+        corpus they form, when the store keeps one for them (kept now if it had none)."""
+        known = self._values
+        self._fetch(texts)
+        corpus = self._corpora.pop(texts, None)
+        if corpus is not None:  # found by ``_fetch``, now or by ``knows_many``
+            fetched = self._fetched
+            for text, text_values in zip(texts, corpus.values, strict=True):
+                known[text] = text_values
+                fetched.pop(text, None)
+            return corpus
+        read = self._read(list(texts))
+        known.update(read)
+        if self._store is None or len(texts) < CORPUS_TEXTS:
+            return None
+        values = tuple(read[text] for text in texts)
+        tokens: frozenset[str] = frozenset().union(*values)
+        corpus = Corpus(values, tokens, Lexicon.join(tokens))
+        self._store.put_corpus(texts, corpus)
+        return corpus
+
     def _learn(self, texts: Iterable[str]) -> None:
         """Extend the vocabulary with these texts' tokens and score only the new tokens."""
-        known = self._values
-        learned = self._read([text for text in texts if text not in known])
-        known.update(learned)
-        fresh: set[str] = set().union(*learned.values())
-        fresh.difference_update(self._vocabulary)
+        known, vocabulary = self._values, self._vocabulary
+        unknown = tuple(text for text in texts if text not in known)
+        corpus = self._corpus(unknown)
+        fresh: Set[str]
+        if corpus is None:
+            fresh = set().union(*(known[text] for text in unknown))
+            fresh.difference_update(vocabulary)
+        else:
+            fresh = corpus.tokens.difference(vocabulary) if vocabulary else corpus.tokens
         if not fresh:
             return
-        self._vocabulary.update(fresh)
+        vocabulary.update(fresh)
         whole_words = self._plan.whole_words
-        lexicon = Lexicon(fresh, self._roots) if not whole_words else None
+        lexicon = None
+        if not whole_words:
+            # A corpus learned whole is searched as it was kept: its tokens already joined.
+            spaced = corpus.joined if corpus is not None and fresh is corpus.tokens else None
+            stems = corpus.stems if corpus is not None else None
+            lexicon = Lexicon(fresh, self._roots, joined=spaced, stems=stems)
         for index, term in enumerate(self._terms):
             if term.word is None:
                 continue

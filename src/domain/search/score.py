@@ -116,12 +116,20 @@ class Lexicon:
     (the ``stem_roots`` of the query words) to its tokens.
     """
 
-    __slots__ = ("german", "joined", "roots", "tokens")
+    __slots__ = ("german", "joined", "roots", "stems", "tokens")
 
-    def __init__(self, tokens: Iterable[str], roots: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        tokens: Iterable[str],
+        roots: Iterable[str] = (),
+        *,
+        joined: str | None = None,
+        stems: dict[str, frozenset[str]] | None = None,
+    ) -> None:
         self.tokens = tokens if isinstance(tokens, set | frozenset) else frozenset(tokens)
         self.roots = tuple(roots)
-        self.joined = f" {' '.join(self.tokens)} "
+        self.joined = joined if joined is not None else self.join(self.tokens)
+        self.stems = stems if stems is not None else {}
         self.german: dict[str, list[str]] = {}
         if not self.roots:
             return
@@ -134,6 +142,18 @@ class Lexicon:
             variant = german_variant(token)
             if variant is not None and variant.startswith(self.roots):
                 self.german.setdefault(variant, []).append(token)
+
+    def stem_keys(self, token: str) -> frozenset[str]:
+        """``stem_keys(token)``, remembered in ``stems``."""
+        keys = self.stems.get(token)
+        if keys is None:
+            keys = self.stems[token] = stem_keys(token)
+        return keys
+
+    @staticmethod
+    def join(tokens: Iterable[str]) -> str:
+        """``tokens`` as the lexicon searches them: each between spaces."""
+        return f" {' '.join(tokens)} "
 
     def containing(self, part: str, shortest: int = 0, longest: int | None = None) -> set[str]:
         """The tokens holding ``part`` (``" " + prefix`` for the tokens starting with one), of
@@ -184,7 +204,7 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
     if keys:
         for root in roots:
             for token in lexicon.containing(" " + root):
-                if token != query_token and not keys.isdisjoint(stem_keys(token)):
+                if token != query_token and not keys.isdisjoint(lexicon.stem_keys(token)):
                     hits[token] = STEM_SCORE
         for variant, spelled in lexicon.german.items():
             if variant.startswith(roots) and not keys.isdisjoint(stem_keys(variant)):

@@ -36,7 +36,7 @@ from openproject_mcp.domain.errors import (
     RateLimitedError,
     UpstreamServerError,
 )
-from openproject_mcp.domain.search import Field
+from openproject_mcp.domain.search import Corpus, Field
 
 BASE = datetime(2026, 11, 1, tzinfo=UTC)
 
@@ -274,6 +274,12 @@ class CountingTokens:
     def put_many(self, entries: object) -> None:
         pass
 
+    def get_corpus(self, texts: object) -> None:
+        return None
+
+    def put_corpus(self, texts: object, corpus: object) -> None:
+        pass
+
 
 @dataclass(frozen=True)
 class Ticket:
@@ -402,6 +408,23 @@ def test_the_batch_forms_of_a_cache_answer_and_evict_as_one_call_per_key_would()
     store.put_many([("one two", ["one", "two"])])
     assert store.get_many(["one two", "three"]) == [("one", "two"), None]
     assert TokenCache(caches, "tenant:b").get_many(["one two"]) == [None]
+
+
+def test_the_token_cache_keeps_corpora_per_tenant_and_within_their_weight() -> None:
+    caches = TenantCaches(CacheSettings(corpus_weight=15))
+    first, second = TokenCache(caches, "tenant:a"), TokenCache(caches, "tenant:b")
+    texts = ("one two", "two three")
+    corpus = Corpus((("one", "two"), ("two", "three")), frozenset({"one", "two", "three"}), " one two three ")
+    first.put_corpus(texts, corpus)
+    assert first.get_corpus(("one two", "two three")) is corpus
+    assert second.get_corpus(texts) is None
+    assert first.get_corpus(("two three", "one two")) is None
+    # Weighed by its token values and its tokens (4 + 3): a third corpus evicts the oldest.
+    assert caches.corpora.weight == 7
+    first.put_corpus(("a",), Corpus((("a",) * 5,), frozenset({"a"}), " a "))
+    first.put_corpus(("b",), Corpus((("b",) * 5,), frozenset({"b"}), " b "))
+    assert first.get_corpus(texts) is None
+    assert caches.corpora.weight == 12
 
 
 def test_the_token_cache_holds_its_bounds_when_several_threads_use_it_at_once() -> None:

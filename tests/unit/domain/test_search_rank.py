@@ -11,6 +11,7 @@ import pytest
 from openproject_mcp.domain.search import (
     DEFAULT_MIN_SCORE,
     STEM_SCORE,
+    Corpus,
     Field,
     FieldMatch,
     ItemMatch,
@@ -321,6 +322,7 @@ class BatchStore:
 
     def __init__(self) -> None:
         self.values: dict[str, Sequence[str]] = {}
+        self.corpora: dict[tuple[str, ...], Corpus] = {}
         self.calls: list[str] = []
 
     def get(self, text: str) -> Sequence[str] | None:
@@ -339,6 +341,14 @@ class BatchStore:
         self.calls.append(f"put_many:{len(entries)}")
         self.values.update(entries)
 
+    def get_corpus(self, texts: tuple[str, ...]) -> Corpus | None:
+        self.calls.append(f"get_corpus:{len(texts)}")
+        return self.corpora.get(texts)
+
+    def put_corpus(self, texts: tuple[str, ...], corpus: Corpus) -> None:
+        self.calls.append(f"put_corpus:{len(texts)}")
+        self.corpora[texts] = corpus
+
 
 def test_a_ranking_asks_its_store_once_for_its_texts_and_puts_what_it_tokenised_once() -> None:
     from openproject_mcp.domain.search import QueryScorer
@@ -353,6 +363,73 @@ def test_a_ranking_asks_its_store_once_for_its_texts_and_puts_what_it_tokenised_
     again = QueryScorer("budget approval", store=store).rank(DOCS, FIELDS, key=lambda d: d.id)
     assert store.calls == [f"get_many:{len(texts)}"]
     assert again == first
+
+
+# Enough texts for a ranking to keep them as one corpus (``CORPUS_TEXTS``), in two languages.
+MANY_DOCS = tuple(
+    Doc(
+        number,
+        f"Ticket {number}: {subject}",
+        body=f"{body} (note {number})",
+    )
+    for number, (subject, body) in enumerate(
+        [
+            ("Budget approval for the fair", "The board approved the budget; the decision was unanimous."),
+            ("Hiring freeze", "We reached a decision on the hiring freeze after the review."),
+            ("Straße closed", "Die Straße vor dem Büro von Herrn Müller ist gesperrt."),
+            ("Migrate the mail server", "Migration of e-mail to the new host, max_connections raised."),
+            ("Deployment failed", "The deployment failure came from a stale certificate."),
+        ]
+        * 4,
+        start=1,
+    )
+)
+
+
+def test_a_ranking_keeps_its_texts_as_one_corpus_that_a_later_search_learns_at_once() -> None:
+    from openproject_mcp.domain.search import QueryScorer
+    from openproject_mcp.domain.search.rank import CORPUS_TEXTS
+
+    texts = list(dict.fromkeys(text for doc in MANY_DOCS for text in (doc.title, doc.body) if text))
+    assert len(texts) >= CORPUS_TEXTS
+    store = BatchStore()
+    first = QueryScorer("budget decision", store=store).rank(MANY_DOCS, FIELDS, key=lambda d: d.id)
+    count = len(texts)
+    assert store.calls == [f"get_corpus:{count}", f"get_many:{count}", f"put_many:{count}", f"put_corpus:{count}"]
+    (corpus,) = store.corpora.values()
+    assert corpus.tokens == frozenset().union(*(store.values[text] for text in texts))
+    # Another query over the same texts: one question to the store, no text read one by one.
+    for query in ("budget decision", "decide hiring", "strasse mueller", "maxConnections email", "deploy fail"):
+        store.calls.clear()
+        kept = QueryScorer(query, store=store).rank(MANY_DOCS, FIELDS, key=lambda d: d.id)
+        assert store.calls == [f"get_corpus:{count}"], query
+        assert kept == QueryScorer(query).rank(MANY_DOCS, FIELDS, key=lambda d: d.id), query
+    store.calls.clear()
+    assert QueryScorer("budget decision", store=store).rank(MANY_DOCS, FIELDS, key=lambda d: d.id) == first
+    # The word forms the searches looked up are remembered with the corpus, only for its tokens.
+    assert corpus.stems and set(corpus.stems) <= corpus.tokens
+
+
+def test_a_ranking_of_a_few_texts_keeps_no_corpus() -> None:
+    from openproject_mcp.domain.search import QueryScorer
+
+    store = BatchStore()
+    QueryScorer("budget approval", store=store).rank(DOCS, FIELDS, key=lambda d: d.id)
+    assert store.corpora == {}
+    assert not any(call.startswith(("get_corpus", "put_corpus")) for call in store.calls)
+
+
+def test_a_corpus_serves_only_exactly_its_texts() -> None:
+    from openproject_mcp.domain.search import QueryScorer
+
+    store = BatchStore()
+    QueryScorer("budget", store=store).rank(MANY_DOCS, FIELDS, key=lambda d: d.id)
+    # One record fewer, or the same records in another order, is another set of texts.
+    for docs in (MANY_DOCS[:-1], tuple(reversed(MANY_DOCS))):
+        before = len(store.corpora)
+        ranked = QueryScorer("budget", store=store).rank(docs, FIELDS, key=lambda d: d.id)
+        assert ranked == QueryScorer("budget").rank(docs, FIELDS, key=lambda d: d.id)
+        assert len(store.corpora) == before + 1
 
 
 def test_knows_many_takes_known_texts_from_the_store_in_one_batch() -> None:
