@@ -321,9 +321,13 @@ class QueryScorer:
         if store is None:
             return
         values, fetched, absent = self._values, self._fetched, self._absent
-        wanted = list(
-            dict.fromkeys(text for text in texts if text not in values and text not in fetched and text not in absent)
-        )
+        # Known texts are the common case (a final ranking knows all but its deep texts).
+        unknown = [text for text in texts if text not in values]
+        if not unknown:
+            return
+        if fetched or absent:
+            unknown = [text for text in unknown if text not in fetched and text not in absent]
+        wanted = list(dict.fromkeys(unknown))
         if not wanted:
             return
         if len(wanted) >= CORPUS_TEXTS:
@@ -407,12 +411,14 @@ class QueryScorer:
         """Put the token values of ``texts`` (none known here yet) among the known ones; the
         corpus they form, when the store keeps one for them (kept now if it had none)."""
         known = self._values
-        self._fetch(texts)
-        corpus = self._corpora.pop(texts, None)
-        if corpus is not None:  # found by ``_fetch``, now or by ``knows_many``
+        corpus = self._corpora.pop(texts, None)  # found by ``knows_many`` already
+        if corpus is None:
+            self._fetch(texts)
+            corpus = self._corpora.pop(texts, None)
+        if corpus is not None:
+            known.update(zip(texts, corpus.values, strict=True))
             fetched = self._fetched
-            for text, text_values in zip(texts, corpus.values, strict=True):
-                known[text] = text_values
+            for text in texts:
                 fetched.pop(text, None)
             return corpus
         read = self._read(list(texts))
@@ -428,7 +434,7 @@ class QueryScorer:
     def _learn(self, texts: Iterable[str]) -> None:
         """Extend the vocabulary with these texts' tokens and score only the new tokens."""
         known, vocabulary = self._values, self._vocabulary
-        unknown = tuple(text for text in texts if text not in known)
+        unknown = tuple([text for text in texts if text not in known])
         corpus = self._corpus(unknown)
         fresh: Set[str]
         if corpus is None:
