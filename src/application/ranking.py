@@ -16,13 +16,12 @@ What was cut is counted, so the answer can say so (``RankingLimits.notes``).
 from __future__ import annotations
 
 import asyncio
-import operator
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from itertools import chain, compress
+from itertools import chain
 from typing import Final, TypeVar
 
 from openproject_mcp.domain.search import (
@@ -218,7 +217,7 @@ def _tokenising(scorer: QueryScorer, texts: Extracted[T]) -> int:
     count may stop early)."""
     # Each distinct text is asked about once (the store in one batch); its size counts at least once.
     distinct = texts.distinct
-    unknown = list(compress(distinct, map(operator.not_, scorer.knows_many(distinct))))
+    unknown = scorer.unknown(distinct)
     if not unknown:
         return 0
     size = sum(map(len, unknown))

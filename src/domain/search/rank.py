@@ -307,41 +307,48 @@ class QueryScorer:
     def knows(self, text: str) -> bool:
         """Whether ranking ``text`` costs no tokenising: this scorer has its token values already,
         or its store had them (they are taken from there now)."""
-        return self.knows_many((text,))[0]
+        return not self.unknown((text,))
 
-    def knows_many(self, texts: Sequence[str]) -> list[bool]:
-        """``[knows(text) for text in texts]``, asking the store once for all the texts it may hold."""
-        self._fetch(texts)
-        values, fetched = self._values, self._fetched
-        return [text in values or text in fetched for text in texts]
+    def unknown(self, texts: Sequence[str]) -> list[str]:
+        """Those of ``texts`` (in their order) whose ranking costs tokenising: neither held here
+        nor in the store, which is asked once, in one batch, for all the others."""
+        return self._fetch(texts)
 
-    def _fetch(self, texts: Iterable[str]) -> None:
-        """Take from the store, in one batch, the token values of those ``texts`` not yet known here."""
-        store = self._store
-        if store is None:
-            return
-        values, fetched, absent = self._values, self._fetched, self._absent
+    def _fetch(self, texts: Iterable[str]) -> list[str]:
+        """Take from the store, in one batch, the token values of those ``texts`` not yet known
+        here; those still unknown (the store lacks them) are returned, in their order."""
+        values = self._values
         # Known texts are the common case (a final ranking knows all but its deep texts).
         unknown = [text for text in texts if text not in values]
-        if not unknown:
-            return
+        store = self._store
+        if not unknown or store is None:
+            return unknown
+        fetched, absent = self._fetched, self._absent
         if fetched or absent:
-            unknown = [text for text in unknown if text not in fetched and text not in absent]
-        wanted = list(dict.fromkeys(unknown))
+            unknown = [text for text in unknown if text not in fetched]
+            wanted = list(dict.fromkeys(text for text in unknown if text not in absent))
+        else:
+            wanted = list(dict.fromkeys(unknown))
         if not wanted:
-            return
+            return unknown
         if len(wanted) >= CORPUS_TEXTS:
             key = tuple(wanted)
             corpus = store.get_corpus(key)
             if corpus is not None:
                 fetched.update(zip(key, corpus.values, strict=True))
                 self._corpora[key] = corpus
-                return
+                return [text for text in unknown if text in absent] if absent else []
+        lacking: set[str] = set()
         for text, stored in zip(wanted, store.get_many(wanted), strict=True):
             if stored is None:
-                absent.add(text)
+                lacking.add(text)
             else:
                 fetched[text] = stored
+        if len(lacking) == len(wanted) and not absent:
+            absent.update(lacking)
+            return unknown
+        absent.update(lacking)
+        return [text for text in unknown if text in absent]
 
     def rank(
         self,
@@ -411,7 +418,7 @@ class QueryScorer:
         """Put the token values of ``texts`` (none known here yet) among the known ones; the
         corpus they form, when the store keeps one for them (kept now if it had none)."""
         known = self._values
-        corpus = self._corpora.pop(texts, None)  # found by ``knows_many`` already
+        corpus = self._corpora.pop(texts, None)  # found by ``unknown`` already
         if corpus is None:
             self._fetch(texts)
             corpus = self._corpora.pop(texts, None)

@@ -432,19 +432,29 @@ def test_a_corpus_serves_only_exactly_its_texts() -> None:
         assert len(store.corpora) == before + 1
 
 
-def test_knows_many_takes_known_texts_from_the_store_in_one_batch() -> None:
+def test_unknown_takes_known_texts_from_the_store_in_one_batch() -> None:
     from openproject_mcp.domain.search import QueryScorer
 
     store = BatchStore()
     store.values["kept text"] = ("kept", "text")
     scorer = QueryScorer("kept", store=store)
-    assert scorer.knows_many(["kept text", "new text", "kept text"]) == [True, False, True]
-    assert store.calls == ["get_many:2"]
-    # Asked again, neither text goes back to the store: one is held, the other known absent.
-    assert scorer.knows_many(["kept text", "new text"]) == [True, False]
+    assert scorer.unknown(["kept text", "new text", "other text", "kept text", "new text"]) == [
+        "new text",
+        "other text",
+        "new text",
+    ]
+    assert store.calls == ["get_many:3"]
+    # Asked again, no text goes back to the store: one is held, the others known absent.
+    assert scorer.unknown(["other text", "kept text", "new text"]) == ["other text", "new text"]
     assert scorer.knows("new text") is False
-    assert store.calls == ["get_many:2"]
+    assert scorer.knows("kept text") is True
+    assert store.calls == ["get_many:3"]
+    # A text the store was not asked about yet is asked about alone, beside those known absent.
+    store.values["late text"] = ("late", "text")
+    assert scorer.unknown(["new text", "late text", "fresh text"]) == ["new text", "fresh text"]
+    assert store.calls == ["get_many:3", "get_many:2"]
+    assert QueryScorer("kept").unknown(["kept text", "kept text"]) == ["kept text", "kept text"]
     field: Field[str] = Field("text", 1.0, lambda text: text)
     hits = scorer.rank(["kept text", "new text"], [field], key=len).hits
     assert [hit.record for hit in hits] == ["kept text"]
-    assert store.calls == ["get_many:2", "put_many:1"]
+    assert store.calls == ["get_many:3", "get_many:2", "put_many:1"]
