@@ -236,7 +236,7 @@ class TenantCaches:
         self.tokens: TtlLruCache[tuple[str, str], tuple[str, ...]] = TtlLruCache(
             settings.token_entries, settings.token_ttl_seconds, clock, weigh=len, max_weight=settings.token_values
         )
-        self.corpora: TtlLruCache[tuple[str, tuple[str, ...]], Corpus] = TtlLruCache(
+        self.corpora: TtlLruCache[tuple[str, frozenset[str]], Corpus] = TtlLruCache(
             settings.corpus_entries,
             settings.token_ttl_seconds,
             clock,
@@ -258,7 +258,7 @@ class TenantCaches:
 def _corpus_weight(corpus: Corpus) -> int:
     """A corpus's token values and its distinct tokens, counted as the token cache counts values
     (its values are often the token cache's own tuples, but need not stay so)."""
-    return sum(map(len, corpus.values)) + len(corpus.tokens)
+    return sum(map(len, corpus.values.values())) + len(corpus.tokens)
 
 
 class TokenCache:
@@ -294,10 +294,10 @@ class TokenCache:
         tenant = self._tenant
         self._store.put_many([((tenant, text), tuple(values)) for text, values in entries])
 
-    def get_corpus(self, texts: tuple[str, ...]) -> Corpus | None:
+    def get_corpus(self, texts: frozenset[str]) -> Corpus | None:
         return self._corpora.get((self._tenant, texts))
 
-    def put_corpus(self, texts: tuple[str, ...], corpus: Corpus) -> None:
+    def put_corpus(self, texts: frozenset[str], corpus: Corpus) -> None:
         self._corpora.put((self._tenant, texts), corpus)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import operator
-from collections.abc import Callable, Iterable, Sequence, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from itertools import chain, compress
 from typing import Generic, Literal, NamedTuple, Protocol, TypeVar
@@ -159,11 +159,11 @@ class TokenStore(Protocol):
         """``put(text, values)`` for each entry, in order."""
         ...
 
-    def get_corpus(self, texts: tuple[str, ...]) -> Corpus | None:
-        """What :meth:`put_corpus` kept for exactly these texts, in this order."""
+    def get_corpus(self, texts: frozenset[str]) -> Corpus | None:
+        """What :meth:`put_corpus` kept for exactly these texts."""
         ...
 
-    def put_corpus(self, texts: tuple[str, ...], corpus: Corpus) -> None:
+    def put_corpus(self, texts: frozenset[str], corpus: Corpus) -> None:
         """Keep ``corpus``, the token values of ``texts`` read together."""
         ...
 
@@ -171,12 +171,11 @@ class TokenStore(Protocol):
 @dataclass(frozen=True, slots=True, eq=False)
 class Corpus:
     """Texts one ranking learned together, kept by a store so that a later search over the same
-    texts learns them at once: each text's token values (in the texts' order), their distinct
-    tokens, those tokens joined as a :class:`Lexicon` searches them, and the ``stem_keys`` of
-    the tokens any search has needed so far (filled as searches need them, never more than
-    the tokens)."""
+    texts learns them at once: each text's token values, their distinct tokens, those tokens
+    joined as a :class:`Lexicon` searches them, and the ``stem_keys`` of the tokens any search
+    has needed so far (filled as searches need them, never more than the tokens)."""
 
-    values: tuple[Sequence[str], ...]
+    values: Mapping[str, Sequence[str]]
     tokens: frozenset[str]
     joined: str
     stems: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)
@@ -268,7 +267,8 @@ class QueryScorer:
         # Token values ``knows`` took from the store, not yet learned into the vocabulary.
         self._fetched: dict[str, Sequence[str]] = {}
         self._absent: set[str] = set()  # texts the store was asked for and lacked
-        self._corpora: dict[tuple[str, ...], Corpus] = {}
+        # Corpora the store had for texts asked about, not yet learned (their values wait there).
+        self._corpora: dict[frozenset[str], Corpus] = {}
         self._vocabulary: set[str] = set()
         self._strong: list[dict[str, float]] = [{} for _ in terms]
         self._weak: list[dict[str, float]] = [{} for _ in terms]
@@ -280,8 +280,9 @@ class QueryScorer:
             if first and second and terms[index].fuzzy and terms[index + 1].fuzzy:
                 self._joined[first + second] = (index, index + 1)
         self._matches: dict[str, _TextMatch | None] = {}
-        # ``effective`` of each matched text, while the suppressed terms stay the same.
-        self._effective: dict[str, tuple[float, ...]] = {}
+        # Every matched text of this search with some effective best: its match and ``effective``
+        # bests, while the suppressed terms stay the same (rebuilt from ``_matches`` when they change).
+        self._bests: dict[str, tuple[_TextMatch, tuple[float, ...]]] = {}
         # ``_adjacency`` of each matched text on its effective bests (kept and dropped with them).
         self._adjacency_of: dict[str, float] = {}
         self._index: dict[str, list[_Entry]] = {}
@@ -309,46 +310,39 @@ class QueryScorer:
         or its store had them (they are taken from there now)."""
         return not self.unknown((text,))
 
-    def unknown(self, texts: Sequence[str]) -> list[str]:
-        """Those of ``texts`` (in their order) whose ranking costs tokenising: neither held here
-        nor in the store, which is asked once, in one batch, for all the others."""
+    def unknown(self, texts: Iterable[str]) -> set[str]:
+        """Those of ``texts`` whose ranking costs tokenising: neither held here nor in the store,
+        which is asked once, in one batch, about all the others."""
         return self._fetch(texts)
 
-    def _fetch(self, texts: Iterable[str]) -> list[str]:
+    def _fetch(self, texts: Iterable[str]) -> set[str]:
         """Take from the store, in one batch, the token values of those ``texts`` not yet known
-        here; those still unknown (the store lacks them) are returned, in their order."""
-        values = self._values
-        # Known texts are the common case (a final ranking knows all but its deep texts).
-        unknown = [text for text in texts if text not in values]
+        here (a corpus of exactly those texts, or each text's); those the store lacks are returned."""
+        unknown = set(texts).difference(self._values)
         store = self._store
         if not unknown or store is None:
             return unknown
         fetched, absent = self._fetched, self._absent
-        if fetched or absent:
-            unknown = [text for text in unknown if text not in fetched]
-            wanted = list(dict.fromkeys(text for text in unknown if text not in absent))
-        else:
-            wanted = list(dict.fromkeys(unknown))
+        if fetched:
+            unknown.difference_update(fetched)
+        for waiting in self._corpora.values():
+            unknown.difference_update(waiting.values)
+        wanted = unknown.difference(absent) if absent else unknown
         if not wanted:
             return unknown
         if len(wanted) >= CORPUS_TEXTS:
-            key = tuple(wanted)
+            key = frozenset(wanted)
             corpus = store.get_corpus(key)
             if corpus is not None:
-                fetched.update(zip(key, corpus.values, strict=True))
                 self._corpora[key] = corpus
-                return [text for text in unknown if text in absent] if absent else []
-        lacking: set[str] = set()
-        for text, stored in zip(wanted, store.get_many(wanted), strict=True):
+                return unknown.intersection(absent)
+        asked = list(wanted)
+        for text, stored in zip(asked, store.get_many(asked), strict=True):
             if stored is None:
-                lacking.add(text)
+                absent.add(text)
             else:
                 fetched[text] = stored
-        if len(lacking) == len(wanted) and not absent:
-            absent.update(lacking)
-            return unknown
-        absent.update(lacking)
-        return [text for text in unknown if text in absent]
+        return unknown.intersection(absent)
 
     def rank(
         self,
@@ -401,11 +395,13 @@ class QueryScorer:
         if self._store is None:
             return {text: token_values(text) for text in texts}
         self._fetch(texts)
-        fetched = self._fetched
+        fetched, waiting = self._fetched, self._corpora
         read: dict[str, Sequence[str]] = {}
         made: list[tuple[str, Sequence[str]]] = []
         for text in texts:
             stored = fetched.pop(text, None)
+            if stored is None and waiting:
+                stored = next((corpus.values[text] for corpus in waiting.values() if text in corpus.values), None)
             if stored is None:
                 stored = token_values(text)
                 made.append((text, stored))
@@ -414,7 +410,7 @@ class QueryScorer:
             self._store.put_many(made)
         return read
 
-    def _corpus(self, texts: tuple[str, ...]) -> Corpus | None:
+    def _corpus(self, texts: frozenset[str]) -> Corpus | None:
         """Put the token values of ``texts`` (none known here yet) among the known ones; the
         corpus they form, when the store keeps one for them (kept now if it had none)."""
         known = self._values
@@ -423,29 +419,27 @@ class QueryScorer:
             self._fetch(texts)
             corpus = self._corpora.pop(texts, None)
         if corpus is not None:
-            known.update(zip(texts, corpus.values, strict=True))
-            fetched = self._fetched
-            for text in texts:
-                fetched.pop(text, None)
+            known.update(corpus.values)
             return corpus
         read = self._read(list(texts))
         known.update(read)
         if self._store is None or len(texts) < CORPUS_TEXTS:
             return None
-        values = tuple(read[text] for text in texts)
-        tokens: frozenset[str] = frozenset().union(*values)
-        corpus = Corpus(values, tokens, Lexicon.join(tokens))
+        tokens: frozenset[str] = frozenset().union(*read.values())
+        corpus = Corpus(read, tokens, Lexicon.join(tokens))
         self._store.put_corpus(texts, corpus)
         return corpus
 
     def _learn(self, texts: Iterable[str]) -> None:
         """Extend the vocabulary with these texts' tokens and score only the new tokens."""
         known, vocabulary = self._values, self._vocabulary
-        unknown = tuple([text for text in texts if text not in known])
+        unknown = frozenset(texts).difference(known)
+        if not unknown:
+            return
         corpus = self._corpus(unknown)
         fresh: Set[str]
         if corpus is None:
-            fresh = set().union(*(known[text] for text in unknown))
+            fresh = set().union(*map(known.__getitem__, unknown))
             fresh.difference_update(vocabulary)
         else:
             fresh = corpus.tokens.difference(vocabulary) if vocabulary else corpus.tokens
@@ -513,8 +507,11 @@ class QueryScorer:
         )
         self._weak_kept = tuple(0.0 if suppressed else 1.0 for suppressed in self._suppressed)
         if self._suppressed != suppressed:
-            self._effective.clear()
             self._adjacency_of.clear()
+            self._bests = {}
+            for text, match in self._matches.items():
+                if match is not None:
+                    self._keep_best(text, match)
 
     def text_match(self, text: str) -> _TextMatch | None:
         if text in self._matches:
@@ -608,6 +605,11 @@ class QueryScorer:
         # ``max(strong, 0.0)`` is ``strong``: the same values as choosing per term, in C.
         return tuple(map(max, match.strong, map(operator.mul, match.weak, self._weak_kept)))
 
+    def _keep_best(self, text: str, match: _TextMatch) -> None:
+        best = self.effective(match)
+        if any(best):
+            self._bests[text] = (match, best)
+
     def _adjacency(self, text: str, match: _TextMatch, best: tuple[float, ...]) -> float:
         """How close to the query's phrase the matched terms stand in this text (0..1)."""
         if match.strong_at is None or match.weak_at is None:
@@ -685,28 +687,24 @@ class QueryScorer:
         self, read: Extracted[T], fields: Sequence[Field[T]], scale: float, min_score: float, details: bool = True
     ) -> tuple[list[tuple[Ranked[T], float]], tuple[str, ...]]:
         records, extracted, distinct = read.records, read.per_record, read.distinct
-        self._learn(distinct)
+        ranked_texts = frozenset(distinct)
+        self._learn(ranked_texts)
         count = len(self._terms)
         # Every distinct text matched once: its match and effective best per term. Most texts
         # share no word with any match; one ``isdisjoint`` each rules them out.
         # A text matched by an earlier ranking of this search keeps its match: the vocabulary
-        # grew since only by tokens it does not hold.
-        bests: dict[str, tuple[_TextMatch, tuple[float, ...]]] = {}
-        values_of, anything, memo, effective_of = self._values, self._any, self._matches, self._effective
-        for text in distinct:
-            if text in memo:
-                match = memo[text]
-            elif anything.isdisjoint(values_of[text]):
-                memo[text] = None
+        # grew since only by tokens it does not hold. ``bests`` holds the matching texts of
+        # every ranking of the search so far; only this ranking's records are looked up in it.
+        values_of, anything = self._values, self._any
+        for text in ranked_texts.difference(self._matches):
+            values = values_of[text]
+            if anything.isdisjoint(values):
+                self._matches[text] = None
                 continue
-            else:
-                match = self._match(text, values_of[text])
+            match = self._match(text, values)
             if match is not None:
-                best = effective_of.get(text)
-                if best is None:
-                    best = effective_of[text] = self.effective(match)
-                if any(best):
-                    bests[text] = (match, best)
+                self._keep_best(text, match)
+        bests = self._bests
         # Per record holding a matching text: those texts of each field with their effective
         # bests. The other records are ruled out by one ``isdisjoint`` over all their texts,
         # run by ``map`` over every record at once.

@@ -413,16 +413,17 @@ def test_the_batch_forms_of_a_cache_answer_and_evict_as_one_call_per_key_would()
 def test_the_token_cache_keeps_corpora_per_tenant_and_within_their_weight() -> None:
     caches = TenantCaches(CacheSettings(corpus_weight=15))
     first, second = TokenCache(caches, "tenant:a"), TokenCache(caches, "tenant:b")
-    texts = ("one two", "two three")
-    corpus = Corpus((("one", "two"), ("two", "three")), frozenset({"one", "two", "three"}), " one two three ")
+    texts = frozenset({"one two", "two three"})
+    values = {"one two": ("one", "two"), "two three": ("two", "three")}
+    corpus = Corpus(values, frozenset({"one", "two", "three"}), " one two three ")
     first.put_corpus(texts, corpus)
-    assert first.get_corpus(("one two", "two three")) is corpus
+    assert first.get_corpus(frozenset({"two three", "one two"})) is corpus
     assert second.get_corpus(texts) is None
-    assert first.get_corpus(("two three", "one two")) is None
+    assert first.get_corpus(frozenset({"one two"})) is None
     # Weighed by its token values and its tokens (4 + 3): a third corpus evicts the oldest.
     assert caches.corpora.weight == 7
-    first.put_corpus(("a",), Corpus((("a",) * 5,), frozenset({"a"}), " a "))
-    first.put_corpus(("b",), Corpus((("b",) * 5,), frozenset({"b"}), " b "))
+    first.put_corpus(frozenset({"a"}), Corpus({"a": ("a",) * 5}, frozenset({"a"}), " a "))
+    first.put_corpus(frozenset({"b"}), Corpus({"b": ("b",) * 5}, frozenset({"b"}), " b "))
     assert first.get_corpus(texts) is None
     assert caches.corpora.weight == 12
 

@@ -322,7 +322,7 @@ class BatchStore:
 
     def __init__(self) -> None:
         self.values: dict[str, Sequence[str]] = {}
-        self.corpora: dict[tuple[str, ...], Corpus] = {}
+        self.corpora: dict[frozenset[str], Corpus] = {}
         self.calls: list[str] = []
 
     def get(self, text: str) -> Sequence[str] | None:
@@ -341,11 +341,11 @@ class BatchStore:
         self.calls.append(f"put_many:{len(entries)}")
         self.values.update(entries)
 
-    def get_corpus(self, texts: tuple[str, ...]) -> Corpus | None:
+    def get_corpus(self, texts: frozenset[str]) -> Corpus | None:
         self.calls.append(f"get_corpus:{len(texts)}")
         return self.corpora.get(texts)
 
-    def put_corpus(self, texts: tuple[str, ...], corpus: Corpus) -> None:
+    def put_corpus(self, texts: frozenset[str], corpus: Corpus) -> None:
         self.calls.append(f"put_corpus:{len(texts)}")
         self.corpora[texts] = corpus
 
@@ -419,17 +419,22 @@ def test_a_ranking_of_a_few_texts_keeps_no_corpus() -> None:
     assert not any(call.startswith(("get_corpus", "put_corpus")) for call in store.calls)
 
 
-def test_a_corpus_serves_only_exactly_its_texts() -> None:
+def test_a_corpus_serves_exactly_its_texts_in_any_order() -> None:
     from openproject_mcp.domain.search import QueryScorer
 
     store = BatchStore()
     QueryScorer("budget", store=store).rank(MANY_DOCS, FIELDS, key=lambda d: d.id)
-    # One record fewer, or the same records in another order, is another set of texts.
-    for docs in (MANY_DOCS[:-1], tuple(reversed(MANY_DOCS))):
-        before = len(store.corpora)
-        ranked = QueryScorer("budget", store=store).rank(docs, FIELDS, key=lambda d: d.id)
-        assert ranked == QueryScorer("budget").rank(docs, FIELDS, key=lambda d: d.id)
-        assert len(store.corpora) == before + 1
+    # The same records in another order hold the same texts: the corpus serves them.
+    store.calls.clear()
+    reordered = tuple(reversed(MANY_DOCS))
+    ranked = QueryScorer("budget", store=store).rank(reordered, FIELDS, key=lambda d: d.id)
+    assert ranked == QueryScorer("budget").rank(reordered, FIELDS, key=lambda d: d.id)
+    assert [call.split(":")[0] for call in store.calls] == ["get_corpus"]
+    # One record fewer is another set of texts, and another corpus.
+    fewer = MANY_DOCS[:-1]
+    ranked = QueryScorer("budget", store=store).rank(fewer, FIELDS, key=lambda d: d.id)
+    assert ranked == QueryScorer("budget").rank(fewer, FIELDS, key=lambda d: d.id)
+    assert len(store.corpora) == 2
 
 
 def test_unknown_takes_known_texts_from_the_store_in_one_batch() -> None:
@@ -438,22 +443,21 @@ def test_unknown_takes_known_texts_from_the_store_in_one_batch() -> None:
     store = BatchStore()
     store.values["kept text"] = ("kept", "text")
     scorer = QueryScorer("kept", store=store)
-    assert scorer.unknown(["kept text", "new text", "other text", "kept text", "new text"]) == [
+    assert scorer.unknown(["kept text", "new text", "other text", "kept text", "new text"]) == {
         "new text",
         "other text",
-        "new text",
-    ]
+    }
     assert store.calls == ["get_many:3"]
     # Asked again, no text goes back to the store: one is held, the others known absent.
-    assert scorer.unknown(["other text", "kept text", "new text"]) == ["other text", "new text"]
+    assert scorer.unknown(["other text", "kept text", "new text"]) == {"other text", "new text"}
     assert scorer.knows("new text") is False
     assert scorer.knows("kept text") is True
     assert store.calls == ["get_many:3"]
     # A text the store was not asked about yet is asked about alone, beside those known absent.
     store.values["late text"] = ("late", "text")
-    assert scorer.unknown(["new text", "late text", "fresh text"]) == ["new text", "fresh text"]
+    assert scorer.unknown(["new text", "late text", "fresh text"]) == {"new text", "fresh text"}
     assert store.calls == ["get_many:3", "get_many:2"]
-    assert QueryScorer("kept").unknown(["kept text", "kept text"]) == ["kept text", "kept text"]
+    assert QueryScorer("kept").unknown(["kept text", "kept text"]) == {"kept text"}
     field: Field[str] = Field("text", 1.0, lambda text: text)
     hits = scorer.rank(["kept text", "new text"], [field], key=len).hits
     assert [hit.record for hit in hits] == ["kept text"]
