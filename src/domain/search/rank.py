@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import operator
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from itertools import chain, compress
@@ -1014,7 +1015,7 @@ def extract_texts(
     extracts = [field.extract for field in fields]
     per_record: list[_RecordTexts] = []
     texts_cut = lists_cut = 0
-    limit = max_characters if max_characters is not None else -1
+    limit = max_characters if max_characters is not None else sys.maxsize
     for record in candidates:
         per_field: list[tuple[bool, Sequence[str]]] = []
         flat: tuple[str, ...] = ()
@@ -1022,8 +1023,8 @@ def extract_texts(
             raw = extract(record)
             if raw is None:
                 per_field.append(_NO_TEXT)
-            elif isinstance(raw, str):
-                if limit >= 0 and len(raw) > limit:
+            elif raw.__class__ is str or isinstance(raw, str):
+                if len(raw) > limit:
                     raw = raw[:limit]
                     texts_cut += 1
                 per_field.append((False, (raw,)))
@@ -1032,7 +1033,7 @@ def extract_texts(
                 if max_items is not None and len(raw) > max_items:
                     raw = raw[:max_items]
                     lists_cut += 1
-                if limit >= 0 and raw and max(map(len, raw)) > limit:
+                if max_characters is not None and raw and max(map(len, raw)) > limit:
                     texts_cut += sum(1 for item in raw if len(item) > limit)
                     raw = [item[:limit] for item in raw]
                 per_field.append((True, raw))
