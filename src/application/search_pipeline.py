@@ -338,10 +338,16 @@ def _enrichment_order(
         else []
     )
     seen.update(k for _, k in hinted)
-    rest = [(-(recency(c) or _EPOCH).timestamp(), k) for k, c in by_key.items() if k not in seen]
+    unseen = [k for k in by_key if k not in seen]
+    # Most of the candidates are here: their order is made by ``map`` and ``sorted``.
+    rest = sorted(zip(map(_age, map(recency, map(by_key.__getitem__, unseen))), unseen, strict=True))
     hinted.sort()
-    rest.sort()
-    return shallow_keys + [k for _, k in hinted], [k for _, k in rest]
+    return shallow_keys + [k for _, k in hinted], list(map(itemgetter(1), rest))
+
+
+def _age(updated: datetime | None) -> float:
+    """Sorts the most recently updated first (never updated: last)."""
+    return -(updated or _EPOCH).timestamp()
 
 
 def lift(field: Field[C]) -> Field[Enriched[C, D]]:
