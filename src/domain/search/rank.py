@@ -173,13 +173,16 @@ class TokenStore(Protocol):
 class Corpus:
     """Texts one ranking learned together, kept by a store so that a later search over the same
     texts learns them at once: each text's token values, their distinct tokens, those tokens
-    joined as a :class:`Lexicon` searches them, and the ``stem_keys`` of the tokens any search
-    has needed so far (filled as searches need them, never more than the tokens)."""
+    joined as a :class:`Lexicon` searches them, the ``stem_keys`` of the tokens any search has
+    needed so far (filled as searches need them, never more than the tokens) and the tokens
+    joined by length, for the edit candidates' scan."""
 
     values: Mapping[str, Sequence[str]]
     tokens: frozenset[str]
     joined: str
     stems: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)
+    lengths: dict[int, str] = dataclasses.field(default_factory=dict)
+    """The tokens joined by length (built when a search first scans them so)."""
 
 
 class _TextMatch(NamedTuple):
@@ -453,7 +456,9 @@ class QueryScorer:
             # A corpus learned whole is searched as it was kept: its tokens already joined.
             spaced = corpus.joined if corpus is not None and fresh is corpus.tokens else None
             stems = corpus.stems if corpus is not None else None
-            lexicon = Lexicon(fresh, self._roots, joined=spaced, stems=stems)
+            # Only a corpus learned whole is scanned by length: it is searched again and again.
+            lengths = corpus.lengths if spaced is not None and corpus is not None else None
+            lexicon = Lexicon(fresh, self._roots, joined=spaced, stems=stems, lengths=lengths)
         for index, term in enumerate(self._terms):
             if term.word is None:
                 continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import groupby
 
 from openproject_mcp.domain.search.distance import bounded_distance
 from openproject_mcp.domain.search.stem import german_variant, stem_keys
@@ -116,7 +117,7 @@ class Lexicon:
     (the ``stem_roots`` of the query words) to its tokens.
     """
 
-    __slots__ = ("german", "joined", "roots", "stems", "tokens")
+    __slots__ = ("german", "joined", "lengths", "roots", "stems", "tokens")
 
     def __init__(
         self,
@@ -125,11 +126,15 @@ class Lexicon:
         *,
         joined: str | None = None,
         stems: dict[str, frozenset[str]] | None = None,
+        lengths: dict[int, str] | None = None,
     ) -> None:
         self.tokens = tokens if isinstance(tokens, set | frozenset) else frozenset(tokens)
         self.roots = tuple(roots)
         self.joined = joined if joined is not None else self.join(self.tokens)
         self.stems = stems if stems is not None else {}
+        # The tokens joined by length, for a lexicon searched again and again (a kept corpus's):
+        # filled on first use; ``None`` scans ``joined`` instead.
+        self.lengths = lengths
         self.german: dict[str, list[str]] = {}
         if not self.roots:
             return
@@ -158,6 +163,8 @@ class Lexicon:
     def containing(self, part: str, shortest: int = 0, longest: int | None = None) -> set[str]:
         """The tokens holding ``part`` (``" " + prefix`` for the tokens starting with one), of
         ``shortest`` to ``longest`` characters."""
+        if longest is not None and self.lengths is not None:
+            return self._containing_by_length(self.lengths, part, shortest, longest)
         joined = self.joined
         most = len(joined) if longest is None else longest
         found: set[str] = set()
@@ -168,6 +175,32 @@ class Lexicon:
             if shortest <= end - start <= most:
                 found.add(joined[start:end])
             at = joined.find(part, end)
+        return found
+
+    def _containing_by_length(self, lengths: dict[int, str], part: str, shortest: int, longest: int) -> set[str]:
+        """``containing(part, shortest, longest)`` for a part without spaces, scanning only the
+        tokens of those lengths: in a string of tokens of one length, a token's bounds follow
+        from where the part was found, with no search for the spaces around it."""
+        if not lengths:
+            # Built whole, then added in one step: a ranking on another thread sees all or none.
+            built = {length: self.join(group) for length, group in groupby(sorted(self.tokens, key=len), key=len)}
+            lengths.update(built)
+        width = len(part)
+        found: set[str] = set()
+        for length in range(max(shortest, width), longest + 1):
+            joined = lengths.get(length)
+            if joined is None:
+                continue
+            step = length + 1
+            at = joined.find(part)
+            while at >= 0:
+                offset = (at - 1) % step
+                if offset + width <= length:
+                    start = at - offset
+                    found.add(joined[start : start + length])
+                    at = joined.find(part, start + step)
+                else:  # the part runs over a space: look on from the next character
+                    at = joined.find(part, at + 1)
         return found
 
 

@@ -28,7 +28,7 @@ from openproject_mcp.domain.search.normalize import (
     token_start,
     token_values,
 )
-from openproject_mcp.domain.search.score import vocabulary_hits
+from openproject_mcp.domain.search.score import Lexicon, vocabulary_hits
 
 # No example database: these runs must not leave files in the checkout.
 PROPERTY = settings(database=None, deadline=None, max_examples=300)
@@ -112,6 +112,27 @@ def test_locate_folded_points_at_a_real_occurrence(text: str, needle_source: str
         assert needle in fold_for_containment(text[offset:])
     else:
         assert offset == -1
+
+
+@PROPERTY
+@given(
+    st.sets(st.text(alphabet="abcde", min_size=1, max_size=9), max_size=40),
+    st.text(alphabet="abcde", min_size=1, max_size=4),
+    st.integers(min_value=0, max_value=6),
+    st.integers(min_value=0, max_value=4),
+)
+def test_a_lexicon_scanned_by_length_finds_what_the_plain_scan_finds(
+    tokens: set[str], part: str, shortest: int, extra: int
+) -> None:
+    plain = Lexicon(tokens)
+    by_length = Lexicon(tokens, lengths={})
+    longest = shortest + extra
+    assert by_length.containing(part, shortest, longest) == plain.containing(part, shortest, longest)
+    # Scanned again, from the lengths it built the first time.
+    assert by_length.lengths or not tokens
+    assert by_length.containing(part, 0, 9) == plain.containing(part, 0, 9)
+    # Prefixes and unbounded scans read the joined tokens either way.
+    assert by_length.containing(" " + part) == plain.containing(" " + part)
 
 
 @PROPERTY

@@ -408,6 +408,8 @@ def test_a_ranking_keeps_its_texts_as_one_corpus_that_a_later_search_learns_at_o
     assert QueryScorer("budget decision", store=store).rank(MANY_DOCS, FIELDS, key=lambda d: d.id) == first
     # The word forms the searches looked up are remembered with the corpus, only for its tokens.
     assert corpus.stems and set(corpus.stems) <= corpus.tokens
+    # So are its tokens by length, for the typo candidates' scan: every token, once.
+    assert sorted(" ".join(corpus.lengths.values()).split()) == sorted(corpus.tokens)
 
 
 def test_a_ranking_of_a_few_texts_keeps_no_corpus() -> None:
