@@ -5,8 +5,9 @@ Callers say *what* to search (``Field`` declarations); this module says *how wel
 spread over several rankings of one search (the pipeline ranks shallow fields, then all
 fields of the enriched records): it remembers, for that one search only, each text's tokens
 and matches, so no text is tokenised or matched twice. Nothing survives the scorer, so
-nothing can leak between requests or tenants; a caller that wants token values kept across
-searches passes its own (tenant-scoped) ``TokenStore``.
+nothing can leak between requests or tenants; a caller that wants token values (and each
+ranking's texts as one ``Corpus``) kept across searches passes its own (tenant-scoped)
+``TokenStore``.
 
 The rules (ADR 0016): per query term, the best token score in a text; terms weighted by how
 informative they are among the ranked records (``log(1 + N / df)``; a term no record matches
@@ -146,10 +147,12 @@ CORPUS_TEXTS = 16
 
 
 class TokenStore(Protocol):
-    """Token values of texts kept by the caller between searches (``token_values`` of the text).
+    """Token values of texts kept by the caller between searches (``token_values`` of the text),
+    and the corpora of the texts rankings learned together (ADR 0032).
 
-    Asked in batches (a ranking asks for all of its texts at once), so a store that takes a lock
-    or reads a clock does so once per batch, not once per text.
+    Asked in batches (a ranking asks for the corpus of all the texts it does not know, then for
+    those texts at once), so a store that takes a lock or reads a clock does so once per batch,
+    not once per text.
     """
 
     def get_many(self, texts: Sequence[str]) -> list[Sequence[str] | None]:
