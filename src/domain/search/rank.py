@@ -533,7 +533,8 @@ class QueryScorer:
         return self._match(text, values)
 
     def _match(self, text: str, values: Sequence[str]) -> _TextMatch | None:
-        """``text_match`` of a text known to share a token with some match (remembered)."""
+        """``text_match`` of a text known to share a token with some match (remembered, and in
+        ``_bests`` when some effective best is above 0)."""
         index, starts = self._index, self._starts
         common = self._index_keys.intersection(values)
         sequence_start = bool(starts) and not self._start_keys.isdisjoint(values)
@@ -602,6 +603,7 @@ class QueryScorer:
             self._matches[text] = None
             return None
         self._matches[text] = result
+        self._keep_best(text, result)
         return result
 
     def effective(self, match: _TextMatch) -> tuple[float, ...]:
@@ -710,9 +712,7 @@ class QueryScorer:
             if anything.isdisjoint(values):
                 self._matches[text] = None
                 continue
-            match = self._match(text, values)
-            if match is not None:
-                self._keep_best(text, match)
+            self._match(text, values)  # kept in ``_bests`` when it matches
         bests = self._bests
         # Per record holding a matching text: those texts of each field with their effective
         # bests. The other records are ruled out by one ``isdisjoint`` over all their texts,
