@@ -182,8 +182,11 @@ class Lexicon:
         tokens of those lengths: in a string of tokens of one length, a token's bounds follow
         from where the part was found, with no search for the spaces around it."""
         if not lengths:
-            # Built whole, then added in one step: a ranking on another thread sees all or none.
-            built = {length: self.join(group) for length, group in groupby(sorted(self.tokens, key=len), key=len)}
+            # The pieces between the spaces of ``joined``, as the plain scan sees them (a token
+            # folded from a ligature such as U+FDFA holds spaces). Built whole, then added in one
+            # step: a ranking on another thread sees all of it or none.
+            pieces = sorted(frozenset(self.joined.split()), key=len)
+            built = {length: self.join(group) for length, group in groupby(pieces, key=len)}
             lengths.update(built)
         width = len(part)
         found: set[str] = set()
