@@ -205,7 +205,7 @@ class CacheSettings:
     token_values: int = 1_000_000
     token_ttl_seconds: float = 600.0
     # The texts of one ranking kept together (``Corpus``): a repeated search over the same
-    # records learns them in one look-up. Weighed like token values, plus their distinct tokens.
+    # records learns them in one look-up. Weighed like token values, plus three per distinct token.
     corpus_entries: int = 1_000
     corpus_weight: int = 1_000_000
 
@@ -256,9 +256,10 @@ class TenantCaches:
 
 
 def _corpus_weight(corpus: Corpus) -> int:
-    """A corpus's token values and its distinct tokens, counted as the token cache counts values
-    (its values are often the token cache's own tuples, but need not stay so)."""
-    return sum(map(len, corpus.values.values())) + len(corpus.tokens)
+    """A corpus's token values, counted as the token cache counts values (they are often the
+    token cache's own tuples, but need not stay so), and three per distinct token: the token
+    set, its two joined copies (whole and by length) and the word-form keys searches add."""
+    return sum(map(len, corpus.values.values())) + 3 * len(corpus.tokens)
 
 
 class TokenCache:

@@ -444,6 +444,9 @@ class QueryScorer:
         if not unknown:
             return
         corpus = self._corpus(unknown)
+        # A corpus found for other texts than these (asked about before, learned otherwise) is
+        # not kept waiting: the values it held are known now or will be read again.
+        self._corpora.clear()
         fresh: Set[str]
         if corpus is None:
             fresh = set().union(*map(known.__getitem__, unknown))
@@ -1023,7 +1026,8 @@ def extract_texts(
     extracts = [field.extract for field in fields]
     per_record: list[_RecordTexts] = []
     texts_cut = lists_cut = 0
-    limit = max_characters if max_characters is not None else sys.maxsize
+    cutting = max_characters is not None and max_characters >= 0
+    limit = max_characters if max_characters is not None and cutting else sys.maxsize
     for record in candidates:
         per_field: list[tuple[bool, Sequence[str]]] = []
         flat: tuple[str, ...] = ()
@@ -1041,7 +1045,7 @@ def extract_texts(
                 if max_items is not None and len(raw) > max_items:
                     raw = raw[:max_items]
                     lists_cut += 1
-                if max_characters is not None and raw and max(map(len, raw)) > limit:
+                if cutting and raw and max(map(len, raw)) > limit:
                     texts_cut += sum(1 for item in raw if len(item) > limit)
                     raw = [item[:limit] for item in raw]
                 per_field.append((True, raw))

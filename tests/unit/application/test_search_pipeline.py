@@ -411,7 +411,7 @@ def test_the_batch_forms_of_a_cache_answer_and_evict_as_one_call_per_key_would()
 
 
 def test_the_token_cache_keeps_corpora_per_tenant_and_within_their_weight() -> None:
-    caches = TenantCaches(CacheSettings(corpus_weight=15))
+    caches = TenantCaches(CacheSettings(corpus_weight=20))
     first, second = TokenCache(caches, "tenant:a"), TokenCache(caches, "tenant:b")
     texts = frozenset({"one two", "two three"})
     values = {"one two": ("one", "two"), "two three": ("two", "three")}
@@ -420,12 +420,14 @@ def test_the_token_cache_keeps_corpora_per_tenant_and_within_their_weight() -> N
     assert first.get_corpus(frozenset({"two three", "one two"})) is corpus
     assert second.get_corpus(texts) is None
     assert first.get_corpus(frozenset({"one two"})) is None
-    # Weighed by its token values and its tokens (4 + 3): a third corpus evicts the oldest.
-    assert caches.corpora.weight == 7
+    # Weighed by its token values and three per distinct token (4 + 9): the next corpus of
+    # weight 8 passes the bound of 20 and evicts it, the one after fits beside that one.
+    assert caches.corpora.weight == 13
     first.put_corpus(frozenset({"a"}), Corpus({"a": ("a",) * 5}, frozenset({"a"}), " a "))
-    first.put_corpus(frozenset({"b"}), Corpus({"b": ("b",) * 5}, frozenset({"b"}), " b "))
     assert first.get_corpus(texts) is None
-    assert caches.corpora.weight == 12
+    first.put_corpus(frozenset({"b"}), Corpus({"b": ("b",) * 5}, frozenset({"b"}), " b "))
+    assert first.get_corpus(frozenset({"a"})) is not None and first.get_corpus(frozenset({"b"})) is not None
+    assert caches.corpora.weight == 16
 
 
 def test_the_token_cache_holds_its_bounds_when_several_threads_use_it_at_once() -> None:

@@ -439,6 +439,29 @@ def test_a_corpus_serves_exactly_its_texts_in_any_order() -> None:
     assert len(store.corpora) == 2
 
 
+def test_a_later_ranking_that_makes_a_word_verbatim_keeps_the_earlier_matches_and_drops_their_typos() -> None:
+    from openproject_mcp.domain.search import QueryScorer
+
+    field: Field[str] = Field("text", 1.0, lambda text: text)
+
+    def twice(query: str, first: list[str], second: list[str]) -> list[tuple[str, float]]:
+        scorer = QueryScorer(query)
+        scorer.rank(first, [field], key=first.index)
+        return [(hit.record, hit.score) for hit in scorer.rank(second, [field], key=second.index).hits]
+
+    def fresh(query: str, texts: list[str]) -> list[tuple[str, float]]:
+        return [(hit.record, hit.score) for hit in QueryScorer(query).rank(texts, [field], key=texts.index).hits]
+
+    # "report" becomes a word of the search only in its second ranking: the terms present
+    # verbatim change, and what the first ranking matched still counts, on the new terms.
+    assert twice("budget report", ["budget summary"], ["budget summary", "report"]) == fresh(
+        "budget report", ["budget summary", "report"]
+    )
+    assert "budget summary" in dict(twice("budget report", ["budget summary"], ["budget summary", "report"]))
+    # A typo matched first ("budgit") no longer counts once "budget" itself is among the texts.
+    assert twice("budget", ["budgit plan"], ["budgit plan", "budget"]) == fresh("budget", ["budgit plan", "budget"])
+
+
 def test_unknown_takes_known_texts_from_the_store_in_one_batch() -> None:
     from openproject_mcp.domain.search import QueryScorer
 
