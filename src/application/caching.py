@@ -329,11 +329,8 @@ class EnrichmentCache(Generic[V]):
         """
         if self._shared is None or self._codec is None:
             return 0
-        wanted = [
-            (record_id, version)
-            for record_id, version in dict.fromkeys(records)
-            if self._store.get((self._tenant, self._kind, record_id, version)) is None
-        ]
+        asked = list(dict.fromkeys(records))
+        wanted = [item for item, held in zip(asked, self.get_many(asked), strict=True) if held is None]
         if not wanted:
             return 0
         values = await self._shared.load([self._shared_key(*item) for item in wanted], self._codec)
@@ -357,6 +354,12 @@ class EnrichmentCache(Generic[V]):
 
     def get(self, record_id: int, version: str) -> V | None:
         return cast("V | None", self._store.get((self._tenant, self._kind, record_id, version)))
+
+    def get_many(self, records: Iterable[tuple[int, str]]) -> list[V | None]:
+        """``[get(record_id, version) for record_id, version in records]`` under one lock."""
+        tenant, kind = self._tenant, self._kind
+        found = self._store.get_many([(tenant, kind, record_id, version) for record_id, version in records])
+        return cast("list[V | None]", found)
 
     def put(self, record_id: int, version: str, value: V) -> None:
         self._store.put((self._tenant, self._kind, record_id, version), value)

@@ -152,9 +152,14 @@ async def run_search(
         versions = {record_key: version(c) for record_key, c in by_key.items()}
         await cache.preload(versions.items())
     window = 0  # enrichment positions used: fetched or already cached
+    # What the cache holds for every candidate, looked up at once, in the order considered.
+    held: dict[int, D | None] = {}
+    if cache is not None:
+        order = [*evidence, *backfill]
+        held = dict(zip(order, cache.get_many([(k, versions[k]) for k in order]), strict=True))
     for chosen, backfilling in ((evidence, False), (backfill, True)):
         for record_key in chosen:
-            cached = cache.get(record_key, versions[record_key]) if cache is not None else None
+            cached = held.get(record_key)
             if cached is not None:
                 deep[record_key] = cached
                 window += 1

@@ -235,6 +235,22 @@ async def test_tenants_never_share_cache_entries() -> None:
     assert all("alice" not in key[0] and "bob" not in key[0] for key in caches.enrichment.keys_snapshot())
 
 
+def test_the_enrichment_cache_answers_many_records_as_one_look_up_each_would() -> None:
+    now = [0.0]
+    caches = TenantCaches(CacheSettings(enrichment_ttl_seconds=5.0), clock=lambda: now[0])
+    alice: EnrichmentCache[str] = EnrichmentCache(caches, tenant_key("https://op.example/", "alice"), "body")
+    bob: EnrichmentCache[str] = EnrichmentCache(caches, tenant_key("https://op.example/", "bob"), "body")
+    alice.put(1, "v1", "first")
+    alice.put(2, "v1", "second")
+    now[0] = 4.0
+    alice.put(3, "v1", "third")
+    asked = [(3, "v1"), (1, "v2"), (1, "v1"), (4, "v1"), (2, "v1")]
+    assert alice.get_many(asked) == [alice.get(*item) for item in asked] == ["third", None, "first", None, "second"]
+    assert bob.get_many(asked) == [None] * len(asked)
+    now[0] = 6.0  # the first two expired, the third has not
+    assert alice.get_many([(1, "v1"), (2, "v1"), (3, "v1")]) == [None, None, "third"]
+
+
 async def test_progress_is_reported_with_absolute_counts() -> None:
     seen: list[tuple[float, float | None]] = []
 
