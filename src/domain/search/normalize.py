@@ -64,9 +64,12 @@ _ASCII_FOLD = bytes(
 )
 # Past this many extra UTF-8 bytes, chunking costs more than folding the whole text at once.
 _MAX_NON_ASCII_BYTES = 24
-# The only letters whose fold is empty (halfwidth katakana sound marks): a segment holding one
-# of them may not be a token.
-_FOLDS_TO_NOTHING = frozenset("\uff9e\uff9f")
+# The letters whose fold is empty or only spaces (halfwidth katakana sound marks, the Greek
+# ypogegrammeni, Arabic shadda and harakat forms): a segment holding one of them may not be a
+# token. Found by folding every letter and digit of Unicode.
+_FOLDS_TO_NOTHING = frozenset(
+    "\u037a\ufc5e\ufc5f\ufc60\ufc61\ufc62\ufc63\ufe70\ufe72\ufe74\ufe76\ufe78\ufe7a\ufe7c\ufe7e\uff9e\uff9f"
+)
 # Never produced by folding a letter or digit, so it can join token values for one batch fold.
 _JOIN = "\x00"
 
@@ -89,6 +92,13 @@ def normalize(text: str) -> str:
     if not decomposed.isascii():
         decomposed = _NON_ASCII_RUN.sub(_drop_marks, decomposed)
     return decomposed.casefold()
+
+
+def _token_fold(text: str) -> str:
+    """``normalize`` of one token's text, without the spaces a few letters fold with (U+037A
+    folds to a space, U+FDFA to a phrase): a token value never holds a space."""
+    value = normalize(text)
+    return value.replace(" ", "") if " " in value else value
 
 
 def _drop_marks(run: re.Match[str]) -> str:
@@ -188,7 +198,7 @@ def iter_tokens(text: str) -> Iterator[Token]:
     for match in _TOKEN_SEGMENT.finditer(text):
         base = match.start()
         for start, end in _spans(match.group()):
-            value = normalize(text[base + start : base + end])
+            value = _token_fold(text[base + start : base + end])
             # Two halfwidth katakana sound marks are letters that fold to nothing.
             if value:
                 yield Token(value, base + start, base + end)
@@ -363,7 +373,10 @@ def _unicode_values(text: str) -> list[str]:
             else:
                 split.extend(segment[start:end] for start, end in _spans(segment))
         segments = split
-    values = normalize(_JOIN.join(segments)).split(_JOIN)
+    batch = normalize(_JOIN.join(segments))
+    if " " in batch:  # a letter that folds with a space (see ``_token_fold``)
+        batch = batch.replace(" ", "")
+    values = batch.split(_JOIN)
     return [value for value in values if value] if "" in values else values
 
 

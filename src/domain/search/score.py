@@ -171,6 +171,8 @@ class Lexicon:
         at = joined.find(part)
         while at >= 0:
             end = joined.find(" ", at + 1)
+            if end < 0:  # found in the closing space: no token holds it
+                break
             start = joined.rfind(" ", 0, at + 1) + 1
             if shortest <= end - start <= most:
                 found.add(joined[start:end])

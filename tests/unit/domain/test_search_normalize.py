@@ -127,3 +127,43 @@ def test_locate_folded_maps_a_literal_match_back_to_the_original(text: str, need
 
 def test_fold_for_containment_collapses_whitespace() -> None:
     assert fold_for_containment("  Idempotency\n\tKEY  ") == "idempotency key"
+
+
+def test_letters_that_fold_with_spaces_give_tokens_without_them() -> None:
+    # U+037A folds to a space and a mark, U+FDFA to a four-word phrase: no token holds a space.
+    assert token_values("a\u037ab \u037a x\ufdfay") == ["ab", "xصلىاللهعليهوسلمy"]
+    assert [token.value for token in tokenize("a\u037ab \u037a x\ufdfay")] == ["ab", "xصلىاللهعليهوسلمy"]
+    assert query_tokens("1 \u00df\u037a") == ("1", "ss")
+
+
+def test_every_letter_that_folds_to_nothing_is_known_as_such() -> None:
+    import sys
+
+    from openproject_mcp.domain.search.normalize import _FOLDS_TO_NOTHING
+
+    folding_away = {
+        char for char in map(chr, range(sys.maxunicode + 1)) if char.isalnum() and not normalize(char).replace(" ", "")
+    }
+    assert folding_away == set(_FOLDS_TO_NOTHING)
+
+
+def test_a_query_with_a_letter_folding_to_a_space_finishes() -> None:
+    # Such a query once made the vocabulary scan look for a lone space for ever (a search that
+    # never ended took its worker, or the event loop, with it).
+    import threading
+
+    from openproject_mcp.domain.search import Field, QueryScorer
+
+    field: Field[str] = Field("text", 1.0, lambda text: text)
+    texts = ["1", *(f"filler {number}" for number in range(20))]
+    outcome: list[object] = []
+
+    def search() -> None:
+        for query in ("1 \u00df\u037a", "\u037a", "ab\u037a cd\ufdfa"):
+            outcome.append(QueryScorer(query).rank(texts, [field], key=texts.index).hits)
+
+    worker = threading.Thread(target=search, daemon=True)
+    worker.start()
+    worker.join(timeout=10)
+    assert not worker.is_alive(), "the search did not finish"
+    assert len(outcome) == 3

@@ -52,7 +52,7 @@ def levenshtein(a: str, b: str) -> int:
 near_words = st.text(alphabet="abcde", max_size=12)
 unicode_text = st.text(alphabet=st.characters(codec="utf-8"), max_size=40)
 # Letters with and without accents, ligatures, whitespace and punctuation, for folding paths.
-mixed_text = st.text(alphabet="aAbBéÉüÜßﬁ \n\t-'’.0Ως\u0301", max_size=30)
+mixed_text = st.text(alphabet="aAbBéÉüÜßﬁ \n\t-'’.0Ως\u0301\u037a\ufdfa", max_size=30)
 # Long Western European text with the odd exception (ø, ẞ, ™, ½, a non-Latin mark, a spacing
 # vowel sign): it crosses every tokeniser path (ASCII, chunked, whole-text ASCII fold, exact).
 LATIN = "abcdeé fghij klmnö pqrsß tuüvw xyzÄ ÉÈÇ İ ﬁ ’“”—… ,.;: \n\u0301\u0308"
@@ -82,8 +82,9 @@ def test_token_values_match_tokenize_and_offsets_index_the_source(text: str) -> 
     tokens = tokenize(text)
     assert token_values(text) == [token.value for token in tokens]
     for index, token in enumerate(tokens):
-        assert token.value
-        assert normalize(text[token.start : token.end]) == token.value
+        assert token.value and " " not in token.value
+        # A token is its text folded, without the spaces a few letters fold with (U+FDFA).
+        assert normalize(text[token.start : token.end]).replace(" ", "") == token.value
         assert token_start(text, index) == token.start
     assert all(left.end <= right.start for left, right in pairwise(tokens))
 
