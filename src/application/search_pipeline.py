@@ -336,18 +336,15 @@ def _enrichment_order(
     """Keys of the candidates with evidence of a match (shallow hits, then server full-text hits), and the rest."""
     seen = set(shallow_keys)
     recency = spec.recency
-    # Most recently updated first, then by key.
-    hinted = (
-        [(-(recency(c) or _EPOCH).timestamp(), k) for k, c in by_key.items() if k in server_matches and k not in seen]
-        if server_matches
-        else []
-    )
-    seen.update(k for _, k in hinted)
-    unseen = [k for k in by_key if k not in seen]
-    # Most of the candidates are here: their order is made by ``map`` and ``sorted``.
-    rest = sorted(zip(map(_age, map(recency, map(by_key.__getitem__, unseen))), unseen, strict=True))
-    hinted.sort()
-    return shallow_keys + [k for _, k in hinted], list(map(itemgetter(1), rest))
+
+    def newest_first(keys: list[int]) -> list[int]:
+        """Most recently updated first, then by key (by ``map`` and ``sorted``: most candidates pass here)."""
+        ages = map(_age, map(recency, map(by_key.__getitem__, keys)))
+        return list(map(itemgetter(1), sorted(zip(ages, keys, strict=True))))
+
+    hinted = newest_first([k for k in by_key if k in server_matches and k not in seen]) if server_matches else []
+    seen.update(hinted)
+    return shallow_keys + hinted, newest_first([k for k in by_key if k not in seen])
 
 
 def _age(updated: datetime | None) -> float:
