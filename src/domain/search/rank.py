@@ -458,13 +458,12 @@ class QueryScorer:
         vocabulary.update(fresh)
         whole_words = self._plan.whole_words
         lexicon = None
-        if not whole_words:
-            # A corpus learned whole is searched as it was kept: its tokens already joined.
-            spaced = corpus.joined if corpus is not None and fresh is corpus.tokens else None
-            stems = corpus.stems if corpus is not None else None
-            # Only a corpus learned whole is scanned by length: it is searched again and again.
-            lengths = corpus.lengths if spaced is not None and corpus is not None else None
-            lexicon = Lexicon(fresh, self._roots, joined=spaced, stems=stems, lengths=lengths)
+        if not whole_words and corpus is not None and fresh is corpus.tokens:
+            # A corpus learned whole is searched as it was kept (its tokens already joined), and
+            # by length, since it is searched again and again.
+            lexicon = Lexicon(fresh, self._roots, joined=corpus.joined, stems=corpus.stems, lengths=corpus.lengths)
+        elif not whole_words:
+            lexicon = Lexicon(fresh, self._roots, stems=corpus.stems if corpus is not None else None)
         for index, term in enumerate(self._terms):
             if term.word is None:
                 continue
@@ -1026,8 +1025,7 @@ def extract_texts(
     extracts = [field.extract for field in fields]
     per_record: list[_RecordTexts] = []
     texts_cut = lists_cut = 0
-    cutting = max_characters is not None and max_characters >= 0
-    limit = max_characters if max_characters is not None and cutting else sys.maxsize
+    limit = max_characters if max_characters is not None and max_characters >= 0 else sys.maxsize
     for record in candidates:
         per_field: list[tuple[bool, Sequence[str]]] = []
         flat: tuple[str, ...] = ()
@@ -1045,7 +1043,7 @@ def extract_texts(
                 if max_items is not None and len(raw) > max_items:
                     raw = raw[:max_items]
                     lists_cut += 1
-                if cutting and raw and max(map(len, raw)) > limit:
+                if raw and max(map(len, raw)) > limit:
                     texts_cut += sum(1 for item in raw if len(item) > limit)
                     raw = [item[:limit] for item in raw]
                 per_field.append((True, raw))
