@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from openproject_mcp.domain.search import query_tokens
+from openproject_mcp.domain.search import query_spellings
 
 T = TypeVar("T")
 
@@ -17,9 +18,28 @@ RECENCY_WINDOW = 250
 
 
 def full_text_terms(query: str) -> tuple[str, ...]:
-    """The words worth one server-side full-text request each: longest first, at most four."""
-    terms = [t for t in query_tokens(query) if len(t) >= 3]
-    return tuple(sorted(terms, key=lambda t: (-len(t), t))[:MAX_FULL_TEXT_LEGS])
+    """The words worth one server-side full-text request each: longest first, at most four.
+
+    The words are ranking's (``query_tokens``: stopwords left out unless the query holds nothing
+    else), each spelled as the query spells it: the server matches case-insensitively but not
+    accent-insensitively (``ILIKE``), so ``Müller`` is sent as ``Müller``, not folded.
+    """
+    spelled = query_spellings(query)
+    terms = sorted((value for value in spelled if len(value) >= 3), key=lambda value: (-len(value), value))
+    return tuple(spelled[value] for value in terms[:MAX_FULL_TEXT_LEGS])
+
+
+def all_words_term(terms: tuple[str, ...]) -> str | None:
+    """One full-text value holding every term, for a query of two or more: the server's ``~``
+    wants each whitespace-separated word in the same text (a subject, the description, one
+    comment), so this leg is narrow where each word's own leg is saturated."""
+    return " ".join(terms) if len(terms) >= 2 else None
+
+
+def evidence_weight(population: int, matches: int) -> float:
+    """What one full-text leg says of a record it returned: ``log(1 + N / df)``, the rarer the
+    leg's word among the ``population`` in scope, the more (``matches``: the leg's total)."""
+    return math.log(1.0 + max(population, matches, 1) / max(matches, 1))
 
 
 @dataclass(slots=True)
@@ -27,16 +47,19 @@ class CandidateSet(Generic[T]):
     """Candidates gathered from several requests, deduplicated by id in arrival order."""
 
     by_id: dict[int, T] = field(default_factory=dict)
-    server_matches: set[int] = field(default_factory=set)
+    # Per record returned by a server full-text leg: the summed ``evidence_weight`` of those legs.
+    server_matches: dict[int, float] = field(default_factory=dict)
     limit_reached: bool = False
     failed_legs: int = 0
     notes: list[str] = field(default_factory=list)
 
-    def add(self, records: Iterable[T], key: Callable[[T], int], *, server_match: bool = False) -> None:
+    def add(self, records: Iterable[T], key: Callable[[T], int], *, evidence: float | None = None) -> None:
+        """Add ``records``; ``evidence`` is the weight of the full-text leg that returned them, if one did."""
         for record in records:
-            self.by_id.setdefault(key(record), record)
-            if server_match:
-                self.server_matches.add(key(record))
+            record_key = key(record)
+            self.by_id.setdefault(record_key, record)
+            if evidence is not None:
+                self.server_matches[record_key] = self.server_matches.get(record_key, 0.0) + evidence
 
     @property
     def items(self) -> list[T]:

@@ -16,6 +16,7 @@ from openproject_mcp.application.search_common import (
     FULL_TEXT_LEG_SIZE,
     CandidateSet,
     enrichment_note,
+    evidence_weight,
     failure_note,
     full_text_terms,
 )
@@ -222,6 +223,7 @@ class SearchMeetings:
                     "This OpenProject version has no meeting full-text search, so older meetings were not searched."
                 )
             return found
+        population = max([len(found.by_id), *(o.total for o in outcomes if isinstance(o, Page))])
         for term, outcome in zip(terms, outcomes, strict=True):
             if isinstance(outcome, InvalidQueryError):
                 found.notes.append(
@@ -235,7 +237,7 @@ class SearchMeetings:
                 found.failed_legs += 1
                 found.notes.append(f"The full-text search for {term!r} failed ({outcome.message}).")
                 continue
-            found.add(outcome.items, lambda m: m.id, server_match=True)
+            found.add(outcome.items, lambda m: m.id, evidence=evidence_weight(population, outcome.total))
         return found
 
     async def _window(self, base: MeetingQuery) -> CandidateSet[Meeting]:

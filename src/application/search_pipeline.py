@@ -8,9 +8,9 @@ against one weight scale, so a deep-only hit never ties a perfect title hit.
 
 Which candidates are enriched: first those with evidence of a match — the shallow matches,
 best first, then candidates the server's full-text search returned (their match is deep,
-however old they are) — and up to ``enrich_limit`` of them that are not cached are fetched;
-then, while fewer than ``enrich_limit`` positions are used (fetched or cached), the most
-recently updated fill the window. Cached deep content is used for every candidate it exists
+however old they are), those its legs say most of first — and up to ``enrich_limit`` of them
+that are not cached are fetched; then, while fewer than ``enrich_limit`` positions are used
+(fetched or cached), the most recently updated fill the window. Cached deep content is used for every candidate it exists
 for and costs nothing, so a repeated search costs only its candidate requests, and a search
 with more matches than the budget sees the next ones when it is repeated.
 
@@ -114,7 +114,7 @@ async def run_search(
     query: str,
     mode: MatchMode,
     *,
-    server_matches: Collection[int] = (),
+    server_matches: Collection[int] | Mapping[int, float] = (),
     settings: PipelineSettings = DEFAULT_PIPELINE,
     progress: ProgressCallback | None = None,
 ) -> PipelineResult[C, D]:
@@ -331,9 +331,18 @@ def _final_texts(
 
 
 def _enrichment_order(
-    spec: SearchSpec[C, D], by_key: dict[int, C], shallow_keys: list[int], server_matches: Collection[int]
+    spec: SearchSpec[C, D],
+    by_key: dict[int, C],
+    shallow_keys: list[int],
+    server_matches: Collection[int] | Mapping[int, float],
 ) -> tuple[list[int], list[int]]:
-    """Keys of the candidates with evidence of a match (shallow hits, then server full-text hits), and the rest."""
+    """Keys of the candidates with evidence of a match (shallow hits, then server full-text hits),
+    and the rest.
+
+    Server hits come by what the server's legs say of them, when ``server_matches`` weighs them
+    (hit by more legs, by a rarer word's leg, by the leg of every word: the larger the weight,
+    the sooner), then most recent first; the rest most recent first.
+    """
     seen = set(shallow_keys)
     recency = spec.recency
 
@@ -342,7 +351,12 @@ def _enrichment_order(
         ages = map(_age, map(recency, map(by_key.__getitem__, keys)))
         return list(map(itemgetter(1), sorted(zip(ages, keys, strict=True))))
 
-    hinted = newest_first([k for k in by_key if k in server_matches and k not in seen]) if server_matches else []
+    hinted: list[int] = []
+    if server_matches:
+        hinted = newest_first([k for k in by_key if k in server_matches and k not in seen])
+        if isinstance(server_matches, Mapping):
+            weights = server_matches
+            hinted.sort(key=lambda k: -weights[k])  # stable: equal weights stay newest first
     seen.update(hinted)
     return shallow_keys + hinted, newest_first([k for k in by_key if k not in seen])
 

@@ -16,7 +16,9 @@ from openproject_mcp.application.search_common import (
     RECENCY_WINDOW,
     SUBJECT_LEG_SIZE,
     CandidateSet,
+    all_words_term,
     enrichment_note,
+    evidence_weight,
     failure_note,
     full_text_terms,
 )
@@ -209,14 +211,18 @@ class SearchWorkPackages:
         if referenced is not None:
             # Asked with the caller's scope, so a named work package outside it is not returned.
             legs.append(_Leg("id", (Filter("id", "=", (str(referenced),)),), 1, False))
-        legs += [
-            _Leg(term, (Filter("search", "**", (term,)),), FULL_TEXT_LEG_SIZE, True) for term in full_text_terms(query)
-        ]
+        terms = full_text_terms(query)
+        legs += [_Leg(term, (Filter("search", "**", (term,)),), FULL_TEXT_LEG_SIZE, True) for term in terms]
+        every = all_words_term(terms)
+        if every is not None:
+            # Every word in one text: narrow where a common word's own leg is cut at its page size.
+            legs.append(_Leg(every, (Filter("search", "**", (every,)),), FULL_TEXT_LEG_SIZE, True))
         legs.append(_Leg("recent", (), RECENCY_WINDOW, False))
         outcomes = await asyncio.gather(*(self._run_leg(base, leg) for leg in legs), return_exceptions=True)
 
         found: CandidateSet[WorkPackage] = CandidateSet()
         errors: list[OpenProjectMcpError] = []
+        answered: list[tuple[_Leg, Page[WorkPackage]]] = []
         for leg, outcome in zip(legs, outcomes, strict=True):
             if isinstance(outcome, BaseException):
                 if not isinstance(outcome, OpenProjectMcpError) or outcome.aborts_search:
@@ -224,11 +230,16 @@ class SearchWorkPackages:
                 errors.append(outcome)
                 found.notes.append(_leg_failure_note(leg, outcome))
                 continue
-            if leg.label == "recent" and outcome.total > len(outcome.items):
-                found.limit_reached = True
-            found.add(outcome.items, lambda w: w.id, server_match=leg.full_text)
+            answered.append((leg, outcome))
         if len(errors) == len(legs):
             raise errors[0]
+        # How many work packages are in scope: the recent leg's total (the largest total seen, if it failed).
+        population = max((page.total for leg, page in answered if leg.label == "recent" or leg.full_text), default=0)
+        for leg, page in answered:
+            if leg.label == "recent" and page.total > len(page.items):
+                found.limit_reached = True
+            weight = evidence_weight(population, page.total) if leg.full_text else None
+            found.add(page.items, lambda w: w.id, evidence=weight)
         found.failed_legs = len(errors)
         return found
 

@@ -115,6 +115,24 @@ def many_work_packages(count: int, *, old_comment: str | None = None) -> dict[st
     return document
 
 
+def crowded_work_packages(count: int, comments: dict[int, str]) -> dict[str, Any]:
+    """``count`` routine work packages, id 1 the oldest, each commented as ``comments`` says (no
+    comment otherwise): common words spread over many records bury an old one in every leg."""
+    document = base_document()
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    for i in range(1, count + 1):
+        document["work_packages"].append(
+            work_package_row(
+                i,
+                f"Routine maintenance task {i}",
+                "Check the usual things.",
+                comments.get(i, ""),
+                start + timedelta(hours=i),
+            )
+        )
+    return document
+
+
 def many_meetings(count: int, *, old_outcome: str | None = None) -> dict[str, Any]:
     """``count`` routine meetings, id 1 the oldest; id 1 may record one distinctive outcome."""
     document = base_document()

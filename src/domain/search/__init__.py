@@ -6,7 +6,7 @@ the rules and why they are what they are.
 """
 
 from openproject_mcp.domain.search.distance import bounded_distance
-from openproject_mcp.domain.search.normalize import Token, normalize, query_tokens, tokenize
+from openproject_mcp.domain.search.normalize import Token, normalize, query_spellings, query_tokens, tokenize
 from openproject_mcp.domain.search.rank import (
     DEFAULT_MIN_SCORE,
     Corpus,
@@ -50,6 +50,7 @@ __all__ = [
     "bounded_distance",
     "extract_texts",
     "normalize",
+    "query_spellings",
     "query_tokens",
     "rank_records",
     "score_field",

@@ -24,6 +24,7 @@ __all__ = [
     "iter_tokens",
     "locate_folded",
     "normalize",
+    "query_spellings",
     "query_tokens",
     "token_start",
     "token_values",
@@ -385,6 +386,16 @@ def query_tokens(query: str) -> tuple[str, ...]:
     distinct = tuple(dict.fromkeys(token_values(query)))
     significant = tuple(value for value in distinct if value not in STOPWORDS)
     return significant or distinct
+
+
+def query_spellings(query: str) -> dict[str, str]:
+    """``query_tokens(query)`` (the keys, in the same order), each with the query's own spelling of
+    its first occurrence: case and accents as typed, for a server that does not fold them."""
+    spelled: dict[str, str] = {}
+    for token in iter_tokens(query):
+        spelled.setdefault(token.value, query[token.start : token.end])
+    significant = {value: text for value, text in spelled.items() if value not in STOPWORDS}
+    return significant or spelled
 
 
 def fold_for_containment(text: str) -> str:

@@ -20,6 +20,7 @@ from openproject_mcp.ports import CapabilityRepository
 from tests.support.datasets import (
     DEMO,
     base_document,
+    crowded_work_packages,
     dataset_settings,
     many_meetings,
     many_work_packages,
@@ -47,6 +48,43 @@ async def test_a_work_package_whose_only_match_is_an_old_comment_is_found(tmp_pa
     assert page.elements[0].snippet is not None and "PgBouncer" in page.elements[0].snippet
     assert page.coverage is not None and page.coverage.candidate_limit_reached
     assert page.notes and any("candidate window was cut" in n for n in page.notes)
+
+
+async def test_an_old_work_package_holding_two_common_words_together_is_found(tmp_path: Path) -> None:
+    # Each word's leg is cut at its page size (160 newer records hold each word) and the record is
+    # outside the recent window: only the leg of both words together returns it.
+    comments = dict.fromkeys(range(2, 162), "Budget figures updated.")
+    comments |= dict.fromkeys(range(162, 322), "Forklift serviced.")
+    comments[1] = "The forklift lease fits the budget."
+    path = write(tmp_path, crowded_work_packages(600, comments))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest("forklift budget"))
+    assert page.elements and page.elements[0].work_package.id == 1
+    assert page.elements[0].matched_fields == ("comments",)
+
+
+async def test_an_old_work_package_hit_by_a_rare_words_leg_is_read_before_newer_hits_of_a_common_one(
+    tmp_path: Path,
+) -> None:
+    # 80 newer records hold "budget" in a comment; the one holding "escrow" is the oldest, outside
+    # the recent window: read newest first it would be the 81st in line, past the 25 read in depth.
+    comments = dict.fromkeys(range(2, 82), "Budget review done.")
+    comments[1] = "Escrow account opened."
+    path = write(tmp_path, crowded_work_packages(300, comments))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest("escrow budget"))
+    assert [e.work_package.id for e in page.elements][:1] == [1]
+    assert page.elements[0].matched_fields == ("comments",)
+
+
+async def test_the_full_text_legs_spell_a_word_as_the_query_does(tmp_path: Path) -> None:
+    # The server matches case-insensitively but keeps accents (ILIKE): a folded "jurgen" would not
+    # find "Jürgen" in an old comment.
+    comments = {1: "Jürgen Weber approved the vendor call."}
+    path = write(tmp_path, crowded_work_packages(400, comments))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest("Jürgen"))
+    assert [e.work_package.id for e in page.elements] == [1]
 
 
 async def test_an_old_meeting_whose_only_match_is_an_outcome_is_found(tmp_path: Path) -> None:
