@@ -10,9 +10,10 @@ Which candidates are enriched: first those with evidence of a match — the shal
 best first, then candidates the server's full-text search returned (their match is deep,
 however old they are), those its legs say most of first — and up to ``enrich_limit`` of them
 that are not cached are fetched; then, while fewer than ``enrich_limit`` positions are used
-(fetched or cached), the most recently updated fill the window. Cached deep content is used for every candidate it exists
-for and costs nothing, so a repeated search costs only its candidate requests, and a search
-with more matches than the budget sees the next ones when it is repeated.
+(fetched or cached), the most recently updated fill the window. Cached deep content is used
+for every candidate it exists for and costs nothing, so a repeated search costs only its
+candidate requests, and a search with more matches than the budget sees the next ones when
+it is repeated.
 
 Ranking: one ``QueryScorer`` serves the whole search, so every text is tokenised and matched
 once. Phase 1 ranks shallow fields only to order the enrichment; the answer is one ranking of

@@ -525,9 +525,13 @@ class QueryScorer:
                     self._keep_best(text, match)
 
     def text_match(self, text: str) -> _TextMatch | None:
+        """How ``text`` matches the terms (``None``: not at all). A text no ranking of this scorer
+        has read is learned first, so its own words are in the vocabulary it is matched with."""
         if text in self._matches:
             return self._matches[text]
-        values = self._values_of(text)
+        if text not in self._values:
+            self._learn((text,))
+        values = self._values[text]
         # Most texts share no word with any match; this test stops at the first shared word.
         if self._any.isdisjoint(values):
             self._matches[text] = None

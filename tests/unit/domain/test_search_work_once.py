@@ -57,3 +57,14 @@ def test_records_sharing_a_text_get_the_same_score_and_snippet() -> None:
     assert len(shared) > 5
     assert len({(hit.score, hit.matches) for hit in shared}) == 1
     assert shared[0].matches[0].field == "description" and "budget approval" in (shared[0].matches[0].snippet or "")
+
+
+def test_a_text_matched_before_any_ranking_is_matched_with_its_own_words() -> None:
+    # Matching a text no ranking read must not answer "no match" because the vocabulary was empty,
+    # nor keep that answer once a ranking has read the text.
+    scorer = QueryScorer("budget approval")
+    match = scorer.text_match("The budget approval is due.")
+    assert match is not None and scorer.effective(match) == (1.0, 1.0)
+    field: Field[str] = Field("text", 1.0, lambda value: value)
+    hits = scorer.rank(["The budget approval is due."], [field], key=lambda _: 0).hits
+    assert [hit.score for hit in hits] == [1.0]
