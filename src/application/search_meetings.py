@@ -46,7 +46,9 @@ from openproject_mcp.domain.queries import MeetingQuery, Page, PageRequest
 from openproject_mcp.domain.search import Field
 from openproject_mcp.ports import CapabilityRepository, MeetingRepository
 
-CANDIDATE_LIMIT = 250
+# Meetings are far fewer than work packages and ranked on short list fields, so the window is
+# wider: one request of 500 covers a typical instance's whole history (ADR 0035).
+CANDIDATE_LIMIT = 500
 
 SHALLOW_FIELDS: tuple[Field[Meeting], ...] = (
     Field("title", 3.0, lambda m: m.title),

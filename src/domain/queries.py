@@ -33,8 +33,8 @@ class MeetingQuery:
     """Which meetings, in which order: an intent that each backend translates to what it speaks.
 
     ``time``: ``upcoming`` (starting after now) or ``past`` (the others); ``None`` for both.
-    ``text``: a server-side full-text match (each word in the title, an agenda item or an
-    outcome), only where the capability ``meeting_search_filter`` holds. ``order``:
+    ``text``: a server-side full-text match (each word in the title, an agenda item, an outcome
+    or a participant's name), only where the capability ``meeting_search_filter`` holds. ``order``:
     ``earliest_first`` or ``newest_first`` by start time, ties by ascending id.
     """
 

@@ -88,7 +88,7 @@ async def test_the_full_text_legs_spell_a_word_as_the_query_does(tmp_path: Path)
 
 
 async def test_an_old_meeting_whose_only_match_is_an_outcome_is_found(tmp_path: Path) -> None:
-    path = write(tmp_path, many_meetings(400, old_outcome="We decided to keep supplier payouts in escrow."))
+    path = write(tmp_path, many_meetings(600, old_outcome="We decided to keep supplier payouts in escrow."))
     search = await use_case(dataset_settings(path), SearchMeetings)
     page = await search.execute(SearchMeetingsRequest("what did we decide about escrow"))
     assert [e.meeting.id for e in page.elements] == [1]
@@ -97,8 +97,22 @@ async def test_an_old_meeting_whose_only_match_is_an_outcome_is_found(tmp_path: 
     assert top.matched_agenda_items and top.matched_agenda_items[0].id == 1001
 
 
+async def test_an_old_meeting_outside_the_window_is_found_by_a_participant_through_the_full_text_leg(
+    tmp_path: Path,
+) -> None:
+    document = many_meetings(600)
+    document["users"].append(
+        {"id": 3, "name": "Søren Kvist", "login": "skvist", "email": "soren@example.com", "status": "active"}
+    )
+    document["meetings"][0]["participants"] = [1, 3]  # id 1, the oldest, outside the 500 most recent
+    search = await use_case(dataset_settings(write(tmp_path, document)), SearchMeetings)
+    page = await search.execute(SearchMeetingsRequest("Søren"))
+    assert [e.meeting.id for e in page.elements] == [1]
+    assert page.elements[0].match_type == "participant"
+
+
 async def test_without_a_meetings_full_text_leg_the_notes_say_the_window_was_cut(tmp_path: Path) -> None:
-    dataset = load_dataset(write(tmp_path, many_meetings(400, old_outcome="escrow decision")))
+    dataset = load_dataset(write(tmp_path, many_meetings(600, old_outcome="escrow decision")))
     meetings = InMemoryMeetingRepository(dataset)
     search = SearchMeetings(
         meetings,
