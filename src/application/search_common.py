@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from openproject_mcp.domain.search import query_spellings
+from openproject_mcp.domain.search import query_spellings, shared_beginning
 
 T = TypeVar("T")
 
@@ -22,11 +22,24 @@ def full_text_terms(query: str) -> tuple[str, ...]:
 
     The words are ranking's (``query_tokens``: stopwords left out unless the query holds nothing
     else), each spelled as the query spells it: the server matches case-insensitively but not
-    accent-insensitively (``ILIKE``), so ``Müller`` is sent as ``Müller``, not folded.
+    accent-insensitively (``ILIKE``), so ``Müller`` is sent as ``Müller``, not folded. A word is
+    sent as the beginning its other forms share (``leg_spelling``), since the server matches by
+    containment: ``migrate`` as ``migr`` also finds ``migration``.
     """
     spelled = query_spellings(query)
     terms = sorted((value for value in spelled if len(value) >= 3), key=lambda value: (-len(value), value))
-    return tuple(spelled[value] for value in terms[:MAX_FULL_TEXT_LEGS])
+    sent = (leg_spelling(value, spelled[value]) for value in terms[:MAX_FULL_TEXT_LEGS])
+    return tuple(dict.fromkeys(sent))
+
+
+def leg_spelling(value: str, typed: str) -> str:
+    """What a full-text leg sends for one query word (``value``, folded; ``typed``, as the query
+    spells it): the typed word cut to the beginning every form of it shares, where the typed word
+    folds letter for letter (otherwise the typed word, whole: cutting ``Straße`` or ``Müller``
+    by the folded word's letters could cut at the wrong place)."""
+    if typed.lower() != value:
+        return typed
+    return typed[: shared_beginning(value)]
 
 
 def all_words_term(terms: tuple[str, ...]) -> str | None:

@@ -26,7 +26,7 @@ from openproject_mcp.domain.search.rank import (
 )
 from openproject_mcp.domain.search.score import EDIT_PENALTY, PHRASE_BONUS, STEM_SCORE, score_token
 from openproject_mcp.domain.search.snippet import SNIPPET_LEAD, SNIPPET_LENGTH, snippet
-from openproject_mcp.domain.search.stem import stem_keys
+from openproject_mcp.domain.search.stem import shared_beginning, stem_keys
 
 __all__ = [
     "DEFAULT_MIN_SCORE",
@@ -55,6 +55,7 @@ __all__ = [
     "rank_records",
     "score_field",
     "score_token",
+    "shared_beginning",
     "snippet",
     "stem_keys",
     "tokenize",

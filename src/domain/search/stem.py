@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["MIN_STEM_LENGTH", "german_variant", "stem_keys", "stem_root"]
+__all__ = ["MIN_STEM_LENGTH", "german_variant", "shared_beginning", "stem_keys", "stem_root"]
 
 # Inflection may leave three letters ("hir"); derivation must leave four ("fail", "approv").
 MIN_STEM_LENGTH = 3
@@ -187,3 +187,35 @@ def stem_root(keys: frozenset[str]) -> str:
 def german_variant(word: str) -> str | None:
     """``word`` with ``ae``/``oe``/``ue`` read as umlauts (``mueller`` -> ``muller``), or None."""
     return _german(word)
+
+
+# A key's last letters that a rule may have written itself, absent from another form of the word,
+# and how many of them to leave out: policy -> polici (policy has no "i"), decision -> decid,
+# extension -> extend, expansion -> expand, organisation -> organiz.
+_WRITTEN_ENDINGS: tuple[tuple[str, int], ...] = (("end", 2), ("and", 2), ("iz", 1), ("id", 1), ("i", 1))
+
+
+def shared_beginning(word: str) -> int:
+    """How many of ``word``'s first letters its other forms share, for a server search by
+    containment (``ILIKE '%...%'``): a text holding any of the forms holds that beginning.
+
+    It is the shortest common beginning of the word and one of its keys, less the letters a rule
+    may have written (``migrate``: ``migr``; ``decide``: ``deci``, as in ``decision``;
+    ``policies``: ``polic``, as in ``policy``; ``approval``: ``approv``), and at least four
+    letters, or three for a word of four (``hire``), so it matches few unrelated words; otherwise
+    the whole word (``hiring``: its key ``hir`` is too short). A German variant's key
+    (``mueller`` -> ``muller``) shares too little to count.
+    """
+    least = 3 if len(word) <= 4 else 4
+    shared = len(word)
+    for key in stem_keys(word):
+        cut = next((n for ending, n in _WRITTEN_ENDINGS if key.endswith(ending)), 0)
+        kept = key[: len(key) - cut]
+        common = 0
+        for mine, theirs in zip(word, kept, strict=False):
+            if mine != theirs:
+                break
+            common += 1
+        if least <= common < shared:
+            shared = common
+    return shared

@@ -87,6 +87,25 @@ async def test_the_full_text_legs_spell_a_word_as_the_query_does(tmp_path: Path)
     assert [e.work_package.id for e in page.elements] == [1]
 
 
+@pytest.mark.parametrize(
+    ("query", "comment"),
+    [
+        ("when did we migrate", "The ledger migration ran overnight."),
+        ("what did we decide", "Decision: partial refunds stay manual."),
+        ("which policies apply", "The travel policy changed in March."),
+    ],
+)
+async def test_the_full_text_legs_find_an_old_comment_holding_another_form_of_a_word(
+    tmp_path: Path, query: str, comment: str
+) -> None:
+    # The server matches by containment: "migrate" is not in "migration", but "migr" is.
+    path = write(tmp_path, crowded_work_packages(400, {1: comment}))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest(query))
+    assert [e.work_package.id for e in page.elements][:1] == [1]
+    assert page.elements[0].matched_fields == ("comments",)
+
+
 async def test_an_old_meeting_whose_only_match_is_an_outcome_is_found(tmp_path: Path) -> None:
     path = write(tmp_path, many_meetings(600, old_outcome="We decided to keep supplier payouts in escrow."))
     search = await use_case(dataset_settings(path), SearchMeetings)
