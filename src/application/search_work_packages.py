@@ -207,13 +207,16 @@ class SearchWorkPackages:
         return next((w for w in page.items if w.id == work_package.id), None), None
 
     async def _candidates(self, query: str, base: list[Filter], referenced: int | None) -> CandidateSet[WorkPackage]:
-        legs = [_Leg("subject", (Filter("subject", "~", (query,)),), SUBJECT_LEG_SIZE, False)]
+        terms = full_text_terms(query)
+        every = all_words_term(terms)
+        # The subject must hold each word of the value (`~`), so it gets the significant words
+        # a leg sends, not the question around them ("what", "did", a "?").
+        subject = every or (terms[0] if terms else query)
+        legs = [_Leg("subject", (Filter("subject", "~", (subject,)),), SUBJECT_LEG_SIZE, False)]
         if referenced is not None:
             # Asked with the caller's scope, so a named work package outside it is not returned.
             legs.append(_Leg("id", (Filter("id", "=", (str(referenced),)),), 1, False))
-        terms = full_text_terms(query)
         legs += [_Leg(term, (Filter("search", "**", (term,)),), FULL_TEXT_LEG_SIZE, True) for term in terms]
-        every = all_words_term(terms)
         if every is not None:
             # Every word in one text: narrow where a common word's own leg is cut at its page size.
             legs.append(_Leg(every, (Filter("search", "**", (every,)),), FULL_TEXT_LEG_SIZE, True))

@@ -106,6 +106,19 @@ async def test_the_full_text_legs_find_an_old_comment_holding_another_form_of_a_
     assert page.elements[0].matched_fields == ("comments",)
 
 
+async def test_a_question_finds_an_old_subject_holding_its_words_where_every_full_text_leg_is_saturated(
+    tmp_path: Path,
+) -> None:
+    # 150 newer records say "budget approval" in a comment: each word's leg and the leg of both
+    # are cut at their 100 newest; only the subject leg, sent the question's words, reaches id 1.
+    document = crowded_work_packages(600, dict.fromkeys(range(400, 550), "Budget approval pending."))
+    document["work_packages"][0]["subject"] = "Budget approval for the Lisbon office"
+    search = await use_case(dataset_settings(write(tmp_path, document)), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest("where is the budget approval?"))
+    assert [e.work_package.id for e in page.elements][:1] == [1]
+    assert page.elements[0].matched_fields[:1] == ("subject",)
+
+
 async def test_an_old_meeting_whose_only_match_is_an_outcome_is_found(tmp_path: Path) -> None:
     path = write(tmp_path, many_meetings(600, old_outcome="We decided to keep supplier payouts in escrow."))
     search = await use_case(dataset_settings(path), SearchMeetings)
