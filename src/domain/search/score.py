@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from itertools import groupby
 
 from openproject_mcp.domain.search.distance import bounded_distance
-from openproject_mcp.domain.search.stem import german_variant, stem_keys
+from openproject_mcp.domain.search.stem import MIN_STEM_LENGTH, german_variant, stem_keys
 
 __all__ = [
     "CONTAINS_SCORE",
@@ -61,7 +61,11 @@ def score_token(query_token: str, field_token: str) -> float:
     if length < MIN_FUZZY_LENGTH or _has_digit(query_token):
         return 0.0
     digits = _has_digit(field_token)
-    if not digits and not stem_keys(query_token).isdisjoint(stem_keys(field_token)):
+    if (
+        not digits
+        and not stem_keys(query_token).isdisjoint(stem_keys(field_token))
+        and not _another_word_with_e(query_token, field_token)
+    ):
         return STEM_SCORE
     if field_token.startswith(query_token):
         return PREFIX_SCORE
@@ -221,6 +225,17 @@ def _has_umlaut_spelling(token: str) -> bool:
     return "ae" in token or "oe" in token or "ue" in token
 
 
+def _another_word_with_e(one: str, other: str) -> bool:
+    """Whether one word is a three-letter word and the other it with an ``e`` (``cod``/``code``,
+    ``pin``/``pine``, ``cor``/``core``): dropping the final ``e`` gives them one stem key, yet
+    they are different words, not forms of one."""
+    short, long = (one, other) if len(one) < len(other) else (other, one)
+    if len(short) != MIN_STEM_LENGTH:
+        return False
+    # ``fixes`` is fix's plural, not a word ``fixe``'s.
+    return long == short + "e" or (long == short + "es" and short[-1] not in "sxz")
+
+
 def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, weak: bool = True) -> dict[str, float]:
     """``{token: score_token(query_token, token)}`` for every vocabulary token scoring above 0.
 
@@ -242,12 +257,16 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
     if keys:
         for root in roots:
             for token in lexicon.containing(" " + root):
-                if token != query_token and not keys.isdisjoint(lexicon.stem_keys(token)):
+                if (
+                    token != query_token
+                    and not keys.isdisjoint(lexicon.stem_keys(token))
+                    and not _another_word_with_e(query_token, token)
+                ):
                     hits[token] = STEM_SCORE
         for variant, spelled in lexicon.german.items():
             if variant.startswith(roots) and not keys.isdisjoint(stem_keys(variant)):
                 for token in spelled:
-                    if token != query_token:
+                    if token != query_token and not _another_word_with_e(query_token, token):
                         hits[token] = STEM_SCORE
     if query_token in lexicon.tokens:
         hits[query_token] = 1.0

@@ -17,6 +17,7 @@ from openproject_mcp.domain.search import (
     ItemMatch,
     Ranked,
     rank_records,
+    score_token,
     snippet,
 )
 
@@ -487,3 +488,21 @@ def test_unknown_takes_known_texts_from_the_store_in_one_batch() -> None:
     hits = scorer.rank(["kept text", "new text"], [field], key=len).hits
     assert [hit.record for hit in hits] == ["kept text"]
     assert store.calls == ["get_many:3", "get_many:2", "put_many:1"]
+
+
+@pytest.mark.parametrize(
+    ("query", "word", "other"), [("cod", "cod", "code"), ("pin", "pin", "pine"), ("code", "code", "cod")]
+)
+def test_a_three_letter_word_and_it_with_an_e_are_two_words_not_two_forms(query: str, word: str, other: str) -> None:
+    # Dropping the final "e" gives both one stem key; present verbatim, the query word keeps only
+    # its own forms, and the other word is no form of it.
+    docs = (Doc(1, f"Frozen {word} supplier"), Doc(2, f"The {other} review"))
+    assert ids(rank(query, docs)) == [1]
+    assert score_token(query, other) < STEM_SCORE
+
+
+def test_a_three_letter_word_still_meets_its_own_forms() -> None:
+    assert score_token("fix", "fixes") == STEM_SCORE
+    assert score_token("fix", "fixed") == STEM_SCORE
+    assert score_token("run", "running") == STEM_SCORE
+    assert score_token("hire", "hiring") == STEM_SCORE
