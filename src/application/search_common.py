@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -15,6 +16,8 @@ MAX_FULL_TEXT_LEGS = 4
 FULL_TEXT_LEG_SIZE = 100
 SUBJECT_LEG_SIZE = 100
 RECENCY_WINDOW = 250
+# Where a lower-case letter meets an upper-case one inside a word (``max|Connections``).
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
 def full_text_terms(query: str) -> tuple[str, ...]:
@@ -24,9 +27,18 @@ def full_text_terms(query: str) -> tuple[str, ...]:
     else), each spelled as the query spells it: the server matches case-insensitively but not
     accent-insensitively (``ILIKE``), so ``Müller`` is sent as ``Müller``, not folded. A word is
     sent as the beginning its other forms share (``leg_spelling``), since the server matches by
-    containment: ``migrate`` as ``migr`` also finds ``migration``.
+    containment: ``migrate`` as ``migr`` also finds ``migration``. A camel-case word is sent as
+    its parts (``maxConnections``: ``Connect`` and ``max``).
     """
-    spelled = query_spellings(query)
+    spelled: dict[str, str] = {}
+    for value, typed in query_spellings(query).items():
+        parts = _CAMEL_HUMP.split(typed)
+        if len(parts) > 1 and typed.lower() == value:
+            # ``maxConnections``: the server holds it as one word, or as ``max_connections`` or
+            # ``max connections``; the leg of both parts together finds all three.
+            spelled.update((part.lower(), part) for part in parts)
+        else:
+            spelled[value] = typed
     terms = sorted((value for value in spelled if len(value) >= 3), key=lambda value: (-len(value), value))
     sent = (leg_spelling(value, spelled[value]) for value in terms[:MAX_FULL_TEXT_LEGS])
     return tuple(dict.fromkeys(sent))

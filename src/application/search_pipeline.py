@@ -7,10 +7,11 @@ all their fields. A record's final score is the higher of the two; both phases n
 against one weight scale, so a deep-only hit never ties a perfect title hit.
 
 Which candidates are enriched: first those with evidence of a match — the shallow matches,
-best first, then candidates the server's full-text search returned (their match is deep,
-however old they are), those its legs say most of first — and up to ``enrich_limit`` of them
-that are not cached are fetched; then, while fewer than ``enrich_limit`` positions are used
-(fetched or cached), the most recently updated fill the window. Cached deep content is used
+best first, taking turns with the candidates the server's full-text search returned (their
+match may be deep, however old they are), those its legs say most of first — and up to
+``enrich_limit`` of them that are not cached are fetched; then, while fewer than
+``enrich_limit`` positions are used (fetched or cached), the most recently updated fill the
+window. Cached deep content is used
 for every candidate it exists for and costs nothing, so a repeated search costs only its
 candidate requests, and a search with more matches than the budget sees the next ones when
 it is repeated.
@@ -337,12 +338,15 @@ def _enrichment_order(
     shallow_keys: list[int],
     server_matches: Collection[int] | Mapping[int, float],
 ) -> tuple[list[int], list[int]]:
-    """Keys of the candidates with evidence of a match (shallow hits, then server full-text hits),
-    and the rest.
+    """Keys of the candidates with evidence of a match, and the rest (most recent first).
 
-    Server hits come by what the server's legs say of them, when ``server_matches`` weighs them
-    (hit by more legs, by a rarer word's leg, by the leg of every word: the larger the weight,
-    the sooner), then most recent first; the rest most recent first.
+    The evidence takes turns: the best shallow hit, the best server full-text hit, the next
+    shallow hit, the next server hit... (a record in both lists where it first comes). A shallow
+    hit is already scored on its list fields, and a server hit is scored on nothing until it is
+    read, so neither kind may take the whole budget: forty weak subject hits would otherwise
+    leave unread the one record the leg of a rare word found (ADR 0038). Server hits come by what the server's legs say of
+    them, when ``server_matches`` weighs them (hit by more legs, by a rarer word's leg, by the leg
+    of every word: the larger the weight, the sooner), then most recent first.
     """
     seen = set(shallow_keys)
     recency = spec.recency
@@ -354,12 +358,21 @@ def _enrichment_order(
 
     hinted: list[int] = []
     if server_matches:
-        hinted = newest_first([k for k in by_key if k in server_matches and k not in seen])
+        hinted = newest_first([k for k in by_key if k in server_matches])
         if isinstance(server_matches, Mapping):
             weights = server_matches
             hinted.sort(key=lambda k: -weights[k])  # stable: equal weights stay newest first
-    seen.update(hinted)
-    return shallow_keys + hinted, newest_first([k for k in by_key if k not in seen])
+    evidence = _take_turns(shallow_keys, hinted)
+    seen.update(evidence)
+    return evidence, newest_first([k for k in by_key if k not in seen])
+
+
+def _take_turns(first: list[int], second: list[int]) -> list[int]:
+    """``first[0], second[0], first[1], second[1]...``, each key once, where it first comes;
+    the longer list's rest at the end."""
+    turns = [key for pair in zip(first, second, strict=False) for key in pair]
+    shorter = min(len(first), len(second))
+    return list(dict.fromkeys(turns + first[shorter:] + second[shorter:]))
 
 
 def _age(updated: datetime | None) -> float:

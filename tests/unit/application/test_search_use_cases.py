@@ -119,6 +119,31 @@ async def test_a_question_finds_an_old_subject_holding_its_words_where_every_ful
     assert page.elements[0].matched_fields[:1] == ("subject",)
 
 
+async def test_forty_weak_subject_hits_do_not_take_every_read_from_what_a_rare_words_leg_found(
+    tmp_path: Path,
+) -> None:
+    # Forty recent subjects hold two of the four words; the oldest record holds the other two in a
+    # comment (and two in its subject, so it is a weak shallow hit too, the 41st): read best shallow
+    # hit first, its comment would never be read.
+    document = crowded_work_packages(400, {1: "The firmware rollback fixed it."})
+    for row in document["work_packages"][300:340]:
+        row["subject"] = f"Label printer queue {row['id']}"
+    document["work_packages"][0]["subject"] = "Printer labels smudge"
+    search = await use_case(dataset_settings(write(tmp_path, document)), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest("label printer firmware rollback"))
+    assert [e.work_package.id for e in page.elements][:1] == [1]
+    assert "comments" in page.elements[0].matched_fields
+    assert page.unmatched_terms is None
+
+
+@pytest.mark.parametrize("query", ["maxConnections", "max_connections", "max connections"])
+async def test_an_old_comment_spelling_a_setting_one_way_is_found_by_every_spelling(tmp_path: Path, query: str) -> None:
+    path = write(tmp_path, crowded_work_packages(400, {1: "Raised max_connections to 400 on the replica."}))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest(query))
+    assert [e.work_package.id for e in page.elements][:1] == [1]
+
+
 async def test_an_old_meeting_whose_only_match_is_an_outcome_is_found(tmp_path: Path) -> None:
     path = write(tmp_path, many_meetings(600, old_outcome="We decided to keep supplier payouts in escrow."))
     search = await use_case(dataset_settings(path), SearchMeetings)
