@@ -344,9 +344,10 @@ def _enrichment_order(
     shallow hit, the next server hit... (a record in both lists where it first comes). A shallow
     hit is already scored on its list fields, and a server hit is scored on nothing until it is
     read, so neither kind may take the whole budget: forty weak subject hits would otherwise
-    leave unread the one record the leg of a rare word found (ADR 0038). Server hits come by what the server's legs say of
-    them, when ``server_matches`` weighs them (hit by more legs, by a rarer word's leg, by the leg
-    of every word: the larger the weight, the sooner), then most recent first.
+    leave unread the one record the leg of a rare word found (ADR 0038). Server hits come by
+    what the server's legs say of them, when ``server_matches`` weighs them (hit by more legs,
+    by a rarer word's leg, by the leg of every word: the larger the weight, the sooner), then
+    most recent first.
     """
     seen = set(shallow_keys)
     recency = spec.recency
