@@ -60,7 +60,7 @@ TITLES_ONLY = (
 
 @dataclass(frozen=True, slots=True)
 class DiscoverySettings:
-    cold_probes: int = 54
+    cold_probes: int = 96
     """Pages read by a call that starts or extends a discovery."""
     warm_probes: int = 2
     """Requests of a call whose discovery has nothing left to try: one id past the probed range (new
@@ -79,7 +79,7 @@ class DiscoverySettings:
     """Warm calls sample ids above the range coarse to fine, down to every ``scout_stride``-th id."""
     link_harvest: int = 1000
     """Wiki page links read, in one request, for the page ids they name (17.6+)."""
-    concurrency: int = 8
+    concurrency: int = 16
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,12 +19,14 @@ from mcp.types import CallToolResult
 from openproject_mcp.adapters.fixture import Dataset, load_demo_dataset
 from openproject_mcp.adapters.fixture.dataset import load_dataset
 from openproject_mcp.adapters.mcp.server import build_server
+from openproject_mcp.application.search_wiki_pages import DiscoverySettings
 from openproject_mcp.composition import Application
 from tests.contract.conftest import PROFILES, TOKEN, http_settings
 from tests.support.datasets import base_document, write
 from tests.support.fake_openproject import FakeOpenProject, Fault
 
-COLD = 60
+# A cold call's probes, plus its few other requests (the project, the page links on 17.6+).
+COLD = DiscoverySettings().cold_probes + 6
 WARM = 2
 
 
