@@ -159,8 +159,9 @@ def stem_keys(word: str) -> frozenset[str]:
         return frozenset()
     if len(word) == MIN_STEM_LENGTH:
         return frozenset((word,))
-    keys = {_inflection(word)}
-    derived = _derivation(next(iter(keys)))
+    inflected = _inflection(word)
+    keys = {inflected}
+    derived = _derivation(inflected)
     if derived is not None:
         keys.add(derived)
     direct = _derivation(word)
@@ -170,7 +171,24 @@ def stem_keys(word: str) -> frozenset[str]:
     if german is not None:
         keys.add(german)
         keys.add(_inflection(german))
+    _add_doubling(word, keys)
     return frozenset(key for key in keys if len(key) >= MIN_STEM_LENGTH)
+
+
+def _add_doubling(word: str, keys: set[str]) -> None:
+    """A stem ending in a doubled consonant also meets it single, and the reverse: ``install``
+    and ``installed`` (``instal`` once the ending's doubling is undone), ``cancellation``
+    (``cancell``) and ``cancelled`` (``cancel``), ``enrol`` and ``enrollment``. The single form is
+    added only where it keeps four letters (``call`` does not also read as ``cal``)."""
+    for key in tuple(keys):
+        if len(key) > MIN_DERIVED_LENGTH and key[-1] == key[-2] and key[-1] in _UNDOUBLE:
+            keys.add(key[:-1])
+    # ``-ing``/``-ed`` undoubled the stem's last consonant; the doubled stem is a key too, so
+    # ``called`` meets ``call`` and ``spelled`` meets ``spell``.
+    for ending in ("ing", "ed"):
+        stem = word[: -len(ending)]
+        if word.endswith(ending) and len(stem) > MIN_STEM_LENGTH and stem[-1] == stem[-2] and stem[-1] in _UNDOUBLE:
+            keys.add(stem)
 
 
 def stem_root(keys: frozenset[str]) -> str:

@@ -47,6 +47,12 @@ from openproject_mcp.domain.search.score import vocabulary_hits
         ("deploy", "deployment", STEM_SCORE),
         ("failure", "fail", STEM_SCORE),
         ("mueller", "muller", STEM_SCORE),  # German spelling of an umlaut
+        # A stem ending in a doubled consonant meets it single, and the reverse.
+        ("cancelled", "cancellation", STEM_SCORE),
+        ("install", "installed", STEM_SCORE),
+        ("called", "call", STEM_SCORE),
+        ("enrol", "enrollment", STEM_SCORE),
+        ("spelling", "spell", STEM_SCORE),
         # A query token holding a digit matches only itself; digits are never edit-matched.
         ("0012", "0011", 0.0),
         ("0012", "0012", 1.0),
