@@ -21,6 +21,7 @@ from openproject_mcp.domain.search.rank import (
     Ranking,
     TokenStore,
     extract_texts,
+    field_ratio,
     rank_records,
     score_field,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "TokenStore",
     "bounded_distance",
     "extract_texts",
+    "field_ratio",
     "normalize",
     "query_spellings",
     "query_tokens",

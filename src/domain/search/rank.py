@@ -62,6 +62,7 @@ __all__ = [
     "Ranking",
     "TokenStore",
     "extract_texts",
+    "field_ratio",
     "rank_records",
     "score_field",
 ]
@@ -77,6 +78,19 @@ PHRASE_ADJACENT = 1.0
 PHRASE_IN_ORDER = 0.6
 PHRASE_CLOSE = 0.4
 PHRASE_GAP = 2  # words allowed between two query words for "in order" and "close"
+# A field's weight counts with diminishing returns, as term frequency does in BM25 (whose usual
+# k1 this is): on a scale of 3, weight 1 counts 0.64 of the top field, not a third (ADR 0041).
+FIELD_SATURATION = 1.2
+
+
+def field_ratio(weight: float, scale: float) -> float:
+    """What a match in a field of ``weight`` counts on ``scale`` (the highest declared weight):
+    1 for the top field, less for a lighter one, ``weight`` saturated as ``w (1 + k) / (w + k)``
+    on both sides, so a lighter field never ties the top one."""
+    if weight <= 0.0:
+        return 0.0
+    k = FIELD_SATURATION
+    return weight * (scale + k) / (scale * (weight + k))
 
 
 @dataclass(frozen=True, slots=True)
@@ -749,7 +763,7 @@ class QueryScorer:
         if weight_sum <= 0.0:
             return [], unmatched
         in_play = sum(1 for df in document_frequency if df)
-        ratios = [field.weight / scale for field in fields]
+        ratios = [field_ratio(field.weight, scale) for field in fields]
         # Per matching text, on this ranking's term weights: its score (capped at 1), before the
         # cap, its gate (with the phrase bonus) and the gate of its terms alone.
         text_scores: dict[str, float] = {}
@@ -1088,7 +1102,8 @@ def _rank_containment(
                     ItemMatch(index, 1.0, top_snippet if index == indexes[0] else excerpt(texts[index]))
                     for index in indexes
                 )
-            weighted.append((field.weight / scale, position, FieldMatch(field.name, 1.0, top_snippet, items)))
+            match = FieldMatch(field.name, 1.0, top_snippet, items)
+            weighted.append((field_ratio(field.weight, scale), position, match))
         best = max((entry[0] for entry in weighted), default=0.0)
         if best > 0.0:
             weighted.sort(key=lambda entry: (-entry[0], entry[1]))

@@ -16,6 +16,7 @@ from openproject_mcp.domain.search import (
     FieldMatch,
     ItemMatch,
     Ranked,
+    field_ratio,
     rank_records,
     score_token,
     snippet,
@@ -101,9 +102,11 @@ def test_exact_mode_finds_nothing_for_a_typo() -> None:
 
 
 def test_exact_mode_keeps_low_weight_hits_under_the_fuzzy_gate() -> None:
-    results = rank("budget", mode="exact")
+    light = (*FIELDS[:2], Field("tags", 0.25, lambda d: d.tags))
+    results = rank("budget", fields=light, mode="exact")
     tag_hit = next(result for result in results if result.record.id == 3)
-    assert tag_hit.score == pytest.approx(round(0.5 / 3, 2))
+    # 0.25 on a scale of 3, saturated (ADR 0041): 0.25 * 4.2 / (3 * 1.45) = 0.241.
+    assert tag_hit.score == pytest.approx(0.24)
     assert tag_hit.score < DEFAULT_MIN_SCORE
 
 
@@ -157,19 +160,21 @@ def test_a_deep_only_hit_scores_below_a_perfect_title_hit_on_the_shared_scale() 
     title_hit = rank("glossary", (Doc(1, "Glossary"),), shallow, weight_scale=scale)
     body_hit = rank("flamegraph", (Doc(2, "Profiling", body="Read the flamegraph"),), deep, weight_scale=scale)
     assert title_hit[0].score == 1.0
-    assert body_hit[0].score == 0.5
+    # 1.5 on a scale of 3, saturated (ADR 0041): 1.5 * 4.2 / (3 * 2.7) = 0.778.
+    assert body_hit[0].score == 0.78
     # Normalised against its own fields only, the deep hit would have tied the title hit.
     assert rank("flamegraph", (Doc(2, "Profiling", body="Read the flamegraph"),), deep)[0].score == 1.0
 
 
 def test_the_default_scale_is_the_highest_declared_weight() -> None:
     (result,) = rank("overlap", (Doc(1, "x", body="overlap"),))
-    assert result.score == round(1.0 / 3.0, 2)
+    assert result.score == round(field_ratio(1.0, 3.0), 2) == 0.64
 
 
 def test_a_strong_body_only_match_passes_the_gate_below_title_matches() -> None:
     docs = (Doc(1, "Pgbouncer pool sizing"), Doc(2, "Database tuning", body="We moved pgbouncer to transaction mode"))
-    results = rank("pgbouncer", docs)
+    light_body = (FIELDS[0], Field("body", 0.25, lambda d: d.body))
+    results = rank("pgbouncer", docs, light_body)
     assert ids(results) == [1, 2]
     assert results[1].score < DEFAULT_MIN_SCORE  # gated on the unweighted body score, not this
 
@@ -212,7 +217,7 @@ def test_coverage_across_fields_can_lift_a_record_over_the_gate() -> None:
 
 def test_record_coverage_uses_the_weight_scale() -> None:
     (result,) = rank("keller budget", (Doc(1, "Budget", author="Anna Keller"),), PEOPLE)
-    assert result.score == round((1.0 + 0.5 / 3.0) / 2, 2)
+    assert result.score == round((1.0 + field_ratio(0.5, 3.0)) / 2, 2) == 0.71
 
 
 def test_the_per_field_phrase_bonus_survives_record_coverage() -> None:
@@ -506,3 +511,28 @@ def test_a_three_letter_word_still_meets_its_own_forms() -> None:
     assert score_token("fix", "fixed") == STEM_SCORE
     assert score_token("run", "running") == STEM_SCORE
     assert score_token("hire", "hiring") == STEM_SCORE
+
+
+# ------------------------------------------------------------------------ field weights (ADR 0041)
+
+
+def test_field_weights_count_with_diminishing_returns() -> None:
+    assert field_ratio(3.0, 3.0) == 1.0
+    assert field_ratio(0.0, 3.0) == 0.0
+    ratios = [field_ratio(weight, 3.0) for weight in (0.5, 1.0, 1.5, 2.0, 2.9)]
+    assert ratios == sorted(ratios) and ratios[-1] < 1.0  # lighter counts less, never ties the top
+    assert ratios[1] == pytest.approx(4.2 / 6.6)  # weight 1 of 3: 0.64, not a third
+
+
+def test_a_body_holding_every_word_outranks_a_title_holding_some() -> None:
+    # Every word is somewhere else too, so none is rare enough to decide alone; counted a third
+    # of a title, the body holding all five (two of them adjacent pairs) ranked third.
+    docs = (
+        Doc(1, "Split the customs declaration in the carrier API"),
+        Doc(2, "Clean up the manifest", body="Root cause: the carrier API drops the customs reference on long files."),
+        Doc(3, "Carrier API reference"),
+        Doc(4, "Scanner drops the connection"),
+        Doc(5, "Customs reference for Norway"),
+        Doc(6, "Carrier invoices", body="The API drops duplicates."),
+    )
+    assert ids(rank("carrier api drops customs reference", docs))[:3] == [2, 3, 1]
