@@ -173,7 +173,7 @@ def test_the_default_scale_is_the_highest_declared_weight() -> None:
 
 def test_a_strong_body_only_match_passes_the_gate_below_title_matches() -> None:
     docs = (Doc(1, "Pgbouncer pool sizing"), Doc(2, "Database tuning", body="We moved pgbouncer to transaction mode"))
-    light_body = (FIELDS[0], Field("body", 0.25, lambda d: d.body))
+    light_body: tuple[Field[Doc], ...] = (FIELDS[0], Field("body", 0.25, lambda d: d.body))
     results = rank("pgbouncer", docs, light_body)
     assert ids(results) == [1, 2]
     assert results[1].score < DEFAULT_MIN_SCORE  # gated on the unweighted body score, not this
