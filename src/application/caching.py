@@ -257,9 +257,10 @@ class TenantCaches:
 
 def _corpus_weight(corpus: Corpus) -> int:
     """A corpus's token values, counted as the token cache counts values (they are often the
-    token cache's own tuples, but need not stay so), and three per distinct token: the token
-    set, its two joined copies (whole and by length) and the word-form keys searches add."""
-    return sum(map(len, corpus.values.values())) + 3 * len(corpus.tokens)
+    token cache's own tuples, but need not stay so), and four per distinct token: the token
+    set, its two joined copies (whole and by length), the word-form keys searches add and the
+    query words' hits they remember (never more in all than there are tokens)."""
+    return sum(map(len, corpus.values.values())) + 4 * len(corpus.tokens)
 
 
 class TokenCache:

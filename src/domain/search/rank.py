@@ -158,6 +158,9 @@ class FieldScore:
 # A ranking reading at least this many texts its scorer does not know yet keeps them, with
 # their tokens, as one corpus in the store (a repeated search over the same records finds it).
 CORPUS_TEXTS = 16
+# Query words whose hits a kept corpus remembers; past this, or past as many hits in all as the
+# corpus has tokens, it starts again, so what it remembers never outweighs its own token set.
+CORPUS_WORDS = 64
 
 
 class TokenStore(Protocol):
@@ -200,6 +203,10 @@ class Corpus:
     stems: dict[str, frozenset[str]] = dataclasses.field(default_factory=dict)
     lengths: dict[int, str] = dataclasses.field(default_factory=dict)
     """The tokens joined by length (built when a search first scans them so)."""
+    hits: dict[tuple[str, bool], dict[str, float]] = dataclasses.field(default_factory=dict)
+    """A query word's ``vocabulary_hits`` among these tokens (with weak hits or without), kept
+    for the next search of the word: at most ``CORPUS_WORDS`` words and as many hits in all as
+    there are tokens (then emptied)."""
 
 
 class _TextMatch(NamedTuple):
@@ -472,20 +479,24 @@ class QueryScorer:
         vocabulary.update(fresh)
         whole_words = self._plan.whole_words
         lexicon = None
-        if not whole_words and corpus is not None and fresh is corpus.tokens:
-            # A corpus learned whole is searched as it was kept (its tokens already joined), and
-            # by length, since it is searched again and again.
-            lexicon = Lexicon(fresh, self._roots, joined=corpus.joined, stems=corpus.stems, lengths=corpus.lengths)
-        elif not whole_words:
-            lexicon = Lexicon(fresh, self._roots, stems=corpus.stems if corpus is not None else None)
+        if not whole_words and corpus is None:
+            lexicon = Lexicon(fresh, self._roots)
         for index, term in enumerate(self._terms):
             if term.word is None:
                 continue
-            if lexicon is None or not term.fuzzy:
+            # A word present verbatim keeps only exact and word-form hits from now on.
+            weak_too = term.word not in self._vocabulary
+            if whole_words or not term.fuzzy:
                 found = {term.word: 1.0} if term.word in fresh else {}
+            elif corpus is not None:
+                # A word's hits are decided token by token, so its hits among the fresh tokens
+                # are its hits among the corpus's tokens that are fresh.
+                found = _corpus_hits(corpus, term.word, weak_too)
+                if fresh is not corpus.tokens:
+                    found = {token: value for token, value in found.items() if token in fresh}
             else:
-                # A word present verbatim keeps only exact and word-form hits from now on.
-                found = vocabulary_hits(term.word, lexicon, weak=term.word not in self._vocabulary)
+                assert lexicon is not None
+                found = vocabulary_hits(term.word, lexicon, weak=weak_too)
             strong, weak = self._strong[index], self._weak[index]
             for token, value in found.items():
                 (strong if is_strong(value) else weak)[token] = value
@@ -916,6 +927,27 @@ class QueryScorer:
             return excerpts[text]
         cut = excerpts[text] = snippet(text, self.anchor(text, best) if needs_anchor(text) else []) or None
         return cut
+
+
+def _corpus_hits(corpus: Corpus, word: str, weak: bool) -> dict[str, float]:
+    """``vocabulary_hits`` of ``word`` among the corpus's tokens, remembered in the corpus.
+
+    The corpus is searched as it was kept (its tokens already joined) and by length, since it is
+    searched again and again. The umlaut readings it needs are those starting like the word's own
+    stem roots: a token meets the word through one only if its reading starts so.
+    """
+    key = (word, weak)
+    found = corpus.hits.get(key)
+    if found is None:
+        lexicon = Lexicon(
+            corpus.tokens, stem_roots(word), joined=corpus.joined, stems=corpus.stems, lengths=corpus.lengths
+        )
+        found = vocabulary_hits(word, lexicon, weak=weak)
+        kept = corpus.hits
+        if len(kept) >= CORPUS_WORDS or sum(map(len, kept.values())) + len(found) > len(corpus.tokens):
+            kept.clear()
+        kept[key] = found
+    return found
 
 
 def _covered_mean(weights: Sequence[float], values: Sequence[float], weight_sum: float) -> tuple[float, float]:

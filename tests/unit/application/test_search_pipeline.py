@@ -436,14 +436,14 @@ def test_the_token_cache_keeps_corpora_per_tenant_and_within_their_weight() -> N
     assert first.get_corpus(frozenset({"two three", "one two"})) is corpus
     assert second.get_corpus(texts) is None
     assert first.get_corpus(frozenset({"one two"})) is None
-    # Weighed by its token values and three per distinct token (4 + 9): the next corpus of
-    # weight 8 passes the bound of 20 and evicts it, the one after fits beside that one.
-    assert caches.corpora.weight == 13
+    # Weighed by its token values and four per distinct token (4 + 12): the next corpus of
+    # weight 9 passes the bound of 20 and evicts it, the one after fits beside that one.
+    assert caches.corpora.weight == 16
     first.put_corpus(frozenset({"a"}), Corpus({"a": ("a",) * 5}, frozenset({"a"}), " a "))
     assert first.get_corpus(texts) is None
     first.put_corpus(frozenset({"b"}), Corpus({"b": ("b",) * 5}, frozenset({"b"}), " b "))
     assert first.get_corpus(frozenset({"a"})) is not None and first.get_corpus(frozenset({"b"})) is not None
-    assert caches.corpora.weight == 16
+    assert caches.corpora.weight == 18
 
 
 def test_the_token_cache_holds_its_bounds_when_several_threads_use_it_at_once() -> None:

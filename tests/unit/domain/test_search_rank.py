@@ -21,6 +21,7 @@ from openproject_mcp.domain.search import (
     score_token,
     snippet,
 )
+from openproject_mcp.domain.search.score import vocabulary_hits
 
 
 @dataclass(frozen=True)
@@ -416,6 +417,33 @@ def test_a_ranking_keeps_its_texts_as_one_corpus_that_a_later_search_learns_at_o
     assert corpus.stems and set(corpus.stems) <= corpus.tokens
     # So are its tokens by length, for the typo candidates' scan: every token, once.
     assert sorted(" ".join(corpus.lengths.values()).split()) == sorted(corpus.tokens)
+    # And each query word's hits among its tokens, exactly as a lexicon of them gives them.
+    assert ("mueller", True) in corpus.hits
+    for (word, weak), hits in corpus.hits.items():
+        assert hits == vocabulary_hits(word, corpus.tokens, weak=weak), word
+
+
+def test_a_corpus_remembers_a_bounded_number_of_query_words() -> None:
+    from openproject_mcp.domain.search import QueryScorer
+    from openproject_mcp.domain.search.rank import CORPUS_WORDS
+
+    store = BatchStore()
+    words = [f"word{letter}{other}" for letter in "abcdefghij" for other in "klmnopqr"]
+    assert len(words) > CORPUS_WORDS
+    for word in words:
+        QueryScorer(word, store=store).rank(MANY_DOCS, FIELDS, key=lambda d: d.id)
+        (corpus,) = store.corpora.values()
+        assert 0 < len(corpus.hits) <= CORPUS_WORDS
+        assert sum(map(len, corpus.hits.values())) <= len(corpus.tokens)
+    # A short word hits many tokens: what is remembered stays within the corpus's size.
+    for word in ("the", "tion", "ment", "ing", "mig", "dec"):
+        QueryScorer(f"{word}x {word}", store=store).rank(MANY_DOCS, FIELDS, key=lambda d: d.id)
+        assert sum(map(len, corpus.hits.values())) <= len(corpus.tokens)
+    # Remembered or not, a word ranks as it does with nothing kept.
+    for query in ("budgt decison", "hiring", "worda"):
+        expected = QueryScorer(query).rank(MANY_DOCS, FIELDS, key=lambda d: d.id)
+        assert QueryScorer(query, store=store).rank(MANY_DOCS, FIELDS, key=lambda d: d.id) == expected
+        assert QueryScorer(query, store=store).rank(MANY_DOCS, FIELDS, key=lambda d: d.id) == expected
 
 
 def test_a_ranking_of_a_few_texts_keeps_no_corpus() -> None:
