@@ -151,7 +151,7 @@ async def run_search(
     versions: dict[int, str] = {}
     if cache is not None:  # what other replicas already read: one round trip, before anything is chosen
         version = spec.version
-        versions = {record_key: version(c) for record_key, c in by_key.items()}
+        versions = dict(zip(by_key, map(version, by_key.values()), strict=True))
         await cache.preload(versions.items())
     window = 0  # enrichment positions used: fetched or already cached
     # What the cache holds for every candidate, looked up at once, in the order considered.
