@@ -356,6 +356,10 @@ CORPUS: tuple[Record, ...] = (
     Record(526, "meeting", "UX review of the checkout", "Heatmaps and drop-off points."),
     Record(527, "project", "Luxury hotel partners", "There are twelve five-star partners."),
     Record(528, "work_package", "Export timeout for large reports", "A follow-up of #3405."),
+    Record(529, "work_package", "Kiosk printers run out of paper", "Hall 2 needs a second roll holder."),
+    Record(530, "work_package", "Kiosk printer installation in hall 2", "Drivers from the vendor portal."),
+    Record(531, "wiki_page", "Coach bookings for school trips", "Groups of more than 40 need two coaches."),
+    Record(532, "wiki_page", "Cancellation of coach bookings", "Free of charge until 24 hours before departure."),
 )
 
 
@@ -452,6 +456,8 @@ RELEVANCE_CASES: tuple[RelevanceCase, ...] = (
             ("jonas müller", 508, "ü spelled ue"),
             ("any decision about escrow", 106, "decision ~ decided"),
             ("who decides on the hiring freeze", 102, "decides ~ decided"),
+            ("installing the kiosk printers", 530, "installing ~ installation (a doubled consonant)"),
+            ("cancelled coach bookings", 532, "cancelled ~ cancellation (a doubled consonant)"),
         )
     ),
     # ---- coverage by information: a common word counts little, an unknown one not at all
