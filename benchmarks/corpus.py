@@ -360,6 +360,13 @@ CORPUS: tuple[Record, ...] = (
     Record(530, "work_package", "Kiosk printer installation in hall 2", "Drivers from the vendor portal."),
     Record(531, "wiki_page", "Coach bookings for school trips", "Groups of more than 40 need two coaches."),
     Record(532, "wiki_page", "Cancellation of coach bookings", "Free of charge until 24 hours before departure."),
+    Record(533, "work_package", "Laminator for the menu cards", "Bought in March for the restaurant partners."),
+    Record(
+        534,
+        "work_package",
+        "Print room issues",
+        "The laminator jams on thick menu cards since the roller was replaced.",
+    ),
 )
 
 
@@ -468,6 +475,7 @@ RELEVANCE_CASES: tuple[RelevanceCase, ...] = (
             ("what happened with the scanner zorblat", 524, (), "'zorblat' is in no record"),
             ("escrow quuxification", 106, (), "an unknown word beside a known one"),
             ("ticket about the taxi receipts", 504, (), "'ticket' is nowhere"),
+            ("laminator jams on thick menu cards", 534, (), "every word in a body over three in a title"),
         )
     ),
     # ---- phrase and order: the verbatim phrase first, even when both hold every word
