@@ -1078,7 +1078,7 @@ def extract_texts(
     limit = max_characters if max_characters is not None and max_characters >= 0 else sys.maxsize
     for record in candidates:
         per_field: list[tuple[bool, Sequence[str]]] = []
-        flat: tuple[str, ...] = ()
+        flat: list[str] = []
         for extract in extracts:
             raw = extract(record)
             if raw is None:
@@ -1088,7 +1088,7 @@ def extract_texts(
                     raw = raw[:limit]
                     texts_cut += 1
                 per_field.append((False, (raw,)))
-                flat += (raw,)
+                flat.append(raw)
             else:
                 if max_items is not None and len(raw) > max_items:
                     raw = raw[:max_items]
@@ -1097,8 +1097,8 @@ def extract_texts(
                     texts_cut += sum(1 for item in raw if len(item) > limit)
                     raw = [item[:limit] for item in raw]
                 per_field.append((True, raw))
-                flat += tuple(raw)
-        per_record.append((per_field, flat))
+                flat += raw
+        per_record.append((per_field, tuple(flat)))
     seen = dict.fromkeys(chain.from_iterable(flat for _, flat in per_record))
     seen.pop("", None)
     return Extracted(candidates, per_record, list(seen), texts_cut, lists_cut)
