@@ -40,7 +40,7 @@ from openproject_mcp.application.views import (
     envelope,
 )
 from openproject_mcp.domain.capabilities import InstanceCapabilities
-from openproject_mcp.domain.entities import AgendaItem, Meeting, MeetingDetails
+from openproject_mcp.domain.entities import AgendaItem, Meeting, MeetingDetails, NamedRef
 from openproject_mcp.domain.errors import InvalidQueryError, OpenProjectMcpError
 from openproject_mcp.domain.queries import MeetingQuery, Page, PageRequest
 from openproject_mcp.domain.search import Field
@@ -50,9 +50,17 @@ from openproject_mcp.ports import CapabilityRepository, MeetingRepository
 # wider: one request of 500 covers a typical instance's whole history (ADR 0035).
 CANDIDATE_LIMIT = 500
 
+
+def _names(people: tuple[NamedRef, ...] | None) -> tuple[str, ...] | None:
+    return tuple([p.name for p in people]) if people else None
+
+
+# Where the list carries the participants (17.6+), they are ranked with the list, so a meeting
+# found by a person's name needs no agenda read (ADR 0043).
 SHALLOW_FIELDS: tuple[Field[Meeting], ...] = (
     Field("title", 3.0, lambda m: m.title),
     Field("location", 1.0, lambda m: m.location),
+    Field("participants", 1.0, lambda m: _names(m.participants)),
     Field("author", 0.5, lambda m: m.author.name if m.author else None),
     Field("project", 0.5, lambda m: m.project.name),
 )
@@ -64,14 +72,14 @@ def agenda(details: MeetingDetails) -> tuple[AgendaItem, ...]:
 
 
 _lift: Callable[[Field[Meeting]], Field[Enriched[Meeting, MeetingDetails]]] = lift
-_title, _location, _author, _project = (_lift(f) for f in SHALLOW_FIELDS)
+_title, _location, _participants, _author, _project = (_lift(f) for f in SHALLOW_FIELDS)
 FULL_FIELDS: tuple[Field[Enriched[Meeting, MeetingDetails]], ...] = (
     _title,
     _location,
     Field("agendaItemTitle", 2.0, lambda e: tuple(i.title for i in agenda(e.deep))),
     Field("agendaItemNotes", 1.5, lambda e: tuple(i.notes or "" for i in agenda(e.deep))),
     Field("outcomes", 1.5, lambda e: tuple("\n".join(i.outcomes) for i in agenda(e.deep))),
-    Field("participants", 1.0, lambda e: tuple(p.name for p in e.deep.participants or ())),
+    _participants,
     _author,
     _project,
 )

@@ -170,6 +170,9 @@ class Meeting:
     author: NamedRef | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
+    participants: tuple[NamedRef, ...] | None = None
+    """The participants where the list carries them (OpenProject 17.6+ renders a list's meetings as
+    it renders one meeting); ``None`` where it does not."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,10 +19,12 @@ from mcp import Client
 from mcp.types import CallToolResult
 
 from openproject_mcp.adapters.fixture import Dataset, load_demo_dataset
+from openproject_mcp.adapters.fixture.dataset import load_dataset
 from openproject_mcp.adapters.mcp.server import build_server
 from openproject_mcp.composition import Application
 from openproject_mcp.config import Settings
 from tests.contract.conftest import PROFILES as PROFILE_NAMES
+from tests.support.datasets import many_meetings, write
 from tests.support.fake_openproject import PROFILES, FakeOpenProject, Fault, Profile
 
 TOKEN = "meeting-fidelity-token-3c1f"
@@ -113,6 +116,25 @@ async def test_meeting_search(profile: str) -> None:
         assert "decisions recorded as outcomes were not searched" in notes
     # The meetings `search` filter is in no release: the instance is never asked for it.
     assert "no agenda item API" not in notes or not played.agenda_items
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
+async def test_an_old_meeting_is_found_by_a_participant_the_list_names(profile: str, tmp_path: Path) -> None:
+    document = many_meetings(300)
+    document["users"].append(
+        {"id": 3, "name": "Søren Kvist", "login": "skvist", "email": "soren@example.com", "status": "active"}
+    )
+    document["meetings"][0]["participants"] = [1, 3]  # the oldest: its agenda is beyond the 25 reads
+    async with session(profile, dataset=load_dataset(write(tmp_path, document))) as s:
+        found = await s.ok("openproject_search_meetings", {"query": "Søren Kvist"})
+        agendas = {r.path for r in s.fake.requests if r.path.endswith("/agenda_items")}
+    ids = [e["meeting"]["id"] for e in found["elements"]]
+    if PROFILES[profile].meeting_participants:
+        assert ids[:1] == [1]
+        assert found["elements"][0]["matchType"] == "participant"
+        assert len(agendas) <= 25  # found from the list: the reads in depth stay within their budget
+    else:  # the version has no participants: nothing else holds the name
+        assert ids == []
 
 
 @pytest.mark.parametrize("profile", PROFILE_NAMES)

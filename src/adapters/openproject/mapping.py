@@ -397,6 +397,7 @@ def meeting(resource: hal.MeetingHal) -> Meeting:
         author=named_ref(resource.links.author),
         created_at=utc(resource.created_at),
         updated_at=utc(resource.updated_at),
+        participants=participants(resource),
     )
 
 

@@ -168,6 +168,29 @@ async def test_an_old_meeting_outside_the_window_is_found_by_a_participant_throu
     assert page.elements[0].match_type == "participant"
 
 
+async def test_without_a_full_text_leg_a_meeting_is_found_by_a_participant_it_was_not_read_for(
+    tmp_path: Path,
+) -> None:
+    # No released version has the meetings `search` filter: the list's participants are all there is
+    # for the 275 meetings whose agendas the 25 reads do not reach. Meeting 1 is the oldest.
+    document = many_meetings(300)
+    document["users"].append(
+        {"id": 3, "name": "Søren Kvist", "login": "skvist", "email": "soren@example.com", "status": "active"}
+    )
+    document["meetings"][0]["participants"] = [1, 3]
+    dataset = load_dataset(write(tmp_path, document))
+    search = SearchMeetings(
+        InMemoryMeetingRepository(dataset),
+        FixedCapabilities(InstanceCapabilities(meeting_search_filter=False)),
+        ProjectResolver(InMemoryProjectRepository(dataset)),
+    )
+    page = await search.execute(SearchMeetingsRequest("meeting with Soren Kvist"))
+    assert [e.meeting.id for e in page.elements][:1] == [1]
+    assert page.elements[0].match_type == "participant"
+    assert page.elements[0].matched_fields == ("participants",)
+    assert page.coverage is not None and page.coverage.enriched == 25
+
+
 async def test_without_a_meetings_full_text_leg_the_notes_say_the_window_was_cut(tmp_path: Path) -> None:
     dataset = load_dataset(write(tmp_path, many_meetings(600, old_outcome="escrow decision")))
     meetings = InMemoryMeetingRepository(dataset)

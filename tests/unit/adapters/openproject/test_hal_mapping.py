@@ -250,6 +250,14 @@ def test_participants_from_links() -> None:
     assert mapping.participants(decode(single, hal.MeetingHal)) is None
 
 
+def test_a_listed_meeting_carries_its_participants_where_the_version_renders_them() -> None:
+    links = {"project": link("/api/v3/projects/1", "Demo")}
+    base = {"id": 2, "title": "Approval", "startTime": "2026-09-08T10:00:00Z"}
+    named = {**base, "_links": {**links, "participants": [link("/api/v3/users/4", "Anna")]}}
+    assert mapping.meeting(decode(named, hal.MeetingHal)).participants == (NamedRef(4, "Anna"),)
+    assert mapping.meeting(decode({**base, "_links": links}, hal.MeetingHal)).participants is None
+
+
 def test_wiki_page_with_text() -> None:
     page = mapping.wiki_page(
         decode(
