@@ -367,6 +367,8 @@ CORPUS: tuple[Record, ...] = (
         "Print room issues",
         "The laminator jams on thick menu cards since the roller was replaced.",
     ),
+    Record(535, "work_package", "Request for a transfer to the airport", "From the conference hotel."),
+    Record(536, "work_package", "Airport transfer request", "For the speakers of the autumn summit."),
 )
 
 
@@ -486,6 +488,7 @@ RELEVANCE_CASES: tuple[RelevanceCase, ...] = (
             ("policy on the allowance for luggage", 521, "the other order"),
             ("mobile release", 512, "both releases hold the phrase; the newer version ranks by id"),
             ("event sourcing bookings", 514, "in order, one stopword between"),
+            ("request airport transfer", 536, "'airport transfer' stands as typed; 535 scatters the words"),
         )
     ),
     # ---- stopword-only and very short queries: whole words, ranked by phrase
