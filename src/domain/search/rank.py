@@ -25,7 +25,7 @@ import operator
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
-from itertools import chain, compress
+from itertools import chain, compress, pairwise
 from typing import Generic, Literal, NamedTuple, Protocol, TypeVar
 
 from openproject_mcp.domain.search.normalize import (
@@ -78,6 +78,7 @@ PHRASE_ADJACENT = 1.0
 PHRASE_IN_ORDER = 0.6
 PHRASE_CLOSE = 0.4
 PHRASE_GAP = 2  # words allowed between two query words for "in order" and "close"
+PHRASE_PART = 0.5  # how far toward the next phrase level the query's adjacent pairs move a text
 # A field's weight counts with diminishing returns, as term frequency does in BM25 (whose usual
 # k1 this is): on a scale of 3, weight 1 counts 0.64 of the top field, not a third (ADR 0041).
 FIELD_SATURATION = 1.2
@@ -672,10 +673,17 @@ class QueryScorer:
         if gaps.chain(lists, 0):
             return PHRASE_ADJACENT
         if gaps.chain(lists, PHRASE_GAP):
-            return PHRASE_IN_ORDER
-        if gaps.window(lists) <= len(lists) + PHRASE_GAP:
-            return PHRASE_CLOSE
-        return 0.0
+            level, upper = PHRASE_IN_ORDER, PHRASE_ADJACENT
+        elif gaps.window(lists) <= len(lists) + PHRASE_GAP:
+            level, upper = PHRASE_CLOSE, PHRASE_IN_ORDER
+        else:
+            level, upper = 0.0, PHRASE_CLOSE
+        if len(lists) < 3:
+            return level
+        # Of three or more words, a part of the phrase standing as typed ("night shift" of
+        # "handover night shift") moves the text up within its level, never into the next (ADR 0044).
+        pairs = sum(1 for first, second in pairwise(lists) if gaps.chain([first, second], 0))
+        return level + (upper - level) * PHRASE_PART * pairs / (len(lists) - 1)
 
     def offsets(self, text: str, best: tuple[float, ...]) -> list[int]:
         """Per matched term, the start of the first token reaching its best score."""

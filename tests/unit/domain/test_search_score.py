@@ -156,6 +156,29 @@ def test_words_in_order_with_a_gap_rank_between_the_phrase_and_scattered_words()
     assert order("budget approval", scattered, "budget final approval", "budget approval") == [2, 1, 0]
 
 
+@pytest.mark.parametrize(
+    ("query", "part_as_typed", "scattered"),
+    [
+        ("handover night shift", "Night shift handover", "Handover of the shift at night"),
+        ("request airport transfer", "Airport transfer request", "Request for a transfer to the airport"),
+        ("budget approval q3 review", "Q3 review: budget approval", "Approval of the review budget for Q3"),
+    ],
+)
+def test_a_part_of_the_phrase_as_typed_outranks_the_words_scattered(
+    query: str, part_as_typed: str, scattered: str
+) -> None:
+    # Neither holds the whole phrase in order; one holds two (or more) of its words as typed.
+    assert scores(query, part_as_typed, scattered) == [1.0, 1.0]
+    assert order(query, scattered, part_as_typed) == [1, 0]
+
+
+def test_a_part_of_the_phrase_never_reaches_the_next_phrase_level() -> None:
+    # In order with a gap (the next level up) still beats any number of adjacent parts out of order.
+    in_order = "budget draft for approval, final q3"
+    parts = "approval q3, then budget approval"
+    assert order("budget approval q3", parts, in_order) == [1, 0]
+
+
 def test_the_phrase_skips_field_stopwords() -> None:
     # The query lost "of the"; the field keeps them, so they must not break the phrase.
     with_stopwords = field("budgt approvl", "budget of the approval")
