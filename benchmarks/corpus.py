@@ -369,6 +369,7 @@ CORPUS: tuple[Record, ...] = (
     ),
     Record(535, "work_package", "Request for a transfer to the airport", "From the conference hotel."),
     Record(536, "work_package", "Airport transfer request", "For the speakers of the autumn summit."),
+    Record(537, "wiki_page", "Release notes of app 12", "What changed in the twelfth app release."),
 )
 
 
@@ -511,6 +512,7 @@ RELEVANCE_CASES: tuple[RelevanceCase, ...] = (
             ("v2.3.1", 512, (), "a version, not its digits in any order"),
             ("2.1.3", 513, (), "the same digits, the other version"),
             ("ADR-0012", 514, (515,), "digits are never edit-matched"),
+            ("adr 12", 514, (), "a number meets its padded form, as an id writes it"),
             ("#3405 export timeout", 528, (), "an id in the query"),
             ("port fee", 516, (517,), "exact words do not expand to 'portal feedback'"),
             ("berth", 518, (519,), "an exact word does not expand to 'birth'"),
