@@ -36,6 +36,8 @@ MIN_FUZZY_LENGTH = 3
 MIN_CONTAINS_LENGTH = 4
 # Longer words tolerate two typos; shorter ones one, so "brain" never reaches "brazil".
 LONG_TOKEN_LENGTH = 6
+# A number of two digits or more meets its padded form (12 ~ 0012).
+MIN_NUMBER_DIGITS = 2
 
 
 def edit_limit(query_length: int) -> int:
@@ -47,19 +49,35 @@ def _has_digit(token: str) -> bool:
     return not token.isalpha() and any(char.isdigit() for char in token)
 
 
+def padded_number(query_token: str, field_token: str) -> bool:
+    """Whether the field token is the query's number written with leading zeros: ``0012`` for
+    ``12`` (ids are padded; the query drops the zeros). The query number has at least two digits
+    (``07`` is in every date) and no zero of its own in front; a padded query number (``0012``)
+    meets only itself, not the ``12`` of a version ``3.12``."""
+    return (
+        len(field_token) > len(query_token) >= MIN_NUMBER_DIGITS
+        and query_token[0] != "0"
+        and field_token.endswith(query_token)
+        and query_token.isascii()
+        and query_token.isdigit()
+        and not field_token[: len(field_token) - len(query_token)].strip("0")
+    )
+
+
 def score_token(query_token: str, field_token: str) -> float:
     """How well one field token answers one query token, 0..1; the first applicable rule wins.
 
-    Exact 1; a query token holding a digit matches only itself (``0012`` is not ``0011``);
-    under 3 letters only exact; another form of the word (``stem_keys`` meet) 0.96; prefix
-    0.9; contained 0.75 (from 4 letters); bounded edit distance ``1 - d/len * 0.6``, never
-    against a token holding a digit.
+    Exact 1; a query token holding a digit matches only itself (``0012`` is not ``0011``), or
+    a number its padded form (``12`` meets ``0012``) as another form, 0.96; under 3
+    letters only exact; another form of the word (``stem_keys`` meet) 0.96; prefix 0.9;
+    contained 0.75 (from 4 letters); bounded edit distance ``1 - d/len * 0.6``, never against a
+    token holding a digit.
     """
     if query_token == field_token:
         return 1.0
     length = len(query_token)
     if length < MIN_FUZZY_LENGTH or _has_digit(query_token):
-        return 0.0
+        return STEM_SCORE if padded_number(query_token, field_token) else 0.0
     digits = _has_digit(field_token)
     if (
         not digits
@@ -249,7 +267,12 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
     length = len(query_token)
     if length < MIN_FUZZY_LENGTH or _has_digit(query_token):
         tokens = vocabulary.tokens if isinstance(vocabulary, Lexicon) else vocabulary
-        return {query_token: 1.0} if query_token in tokens else {}
+        found = {query_token: 1.0} if query_token in tokens else {}
+        if len(query_token) >= MIN_NUMBER_DIGITS and query_token[0] != "0" and query_token.isdigit():
+            # The number's padded forms hold it.
+            holding = vocabulary.containing(query_token) if isinstance(vocabulary, Lexicon) else tokens
+            found.update((token, STEM_SCORE) for token in holding if padded_number(query_token, token))
+        return found
     keys = stem_keys(query_token)
     roots = _roots_of(keys)
     lexicon = vocabulary if isinstance(vocabulary, Lexicon) else Lexicon(vocabulary, roots)

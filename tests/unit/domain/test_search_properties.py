@@ -190,6 +190,14 @@ def test_vocabulary_hits_are_exactly_the_positive_token_scores(query: str, vocab
     assert vocabulary_hits(query, vocabulary) == expected
 
 
+@PROPERTY
+@given(st.text(alphabet="012v.", max_size=5), st.sets(st.text(alphabet="012v", min_size=1, max_size=6)))
+def test_vocabulary_hits_of_numbers_are_exactly_the_positive_token_scores(query: str, vocabulary: set[str]) -> None:
+    expected = {token: score_token(query, token) for token in vocabulary if score_token(query, token) > 0}
+    assert vocabulary_hits(query, vocabulary) == expected
+    assert vocabulary_hits(query, Lexicon(vocabulary, ())) == expected
+
+
 @dataclass(frozen=True)
 class Note:
     id: int

@@ -16,7 +16,7 @@ from openproject_mcp.domain.search import (
     score_field,
     score_token,
 )
-from openproject_mcp.domain.search.score import vocabulary_hits
+from openproject_mcp.domain.search.score import Lexicon, vocabulary_hits
 
 
 @pytest.mark.parametrize(
@@ -56,6 +56,14 @@ from openproject_mcp.domain.search.score import vocabulary_hits
         # A query token holding a digit matches only itself; digits are never edit-matched.
         ("0012", "0011", 0.0),
         ("0012", "0012", 1.0),
+        # A number meets its padded form, as an id is written (ADR 0045); not the reverse.
+        ("12", "0012", STEM_SCORE),
+        ("405", "00405", STEM_SCORE),
+        ("0012", "12", 0.0),  # zeros the user typed are meant: not the 12 of a version 3.12
+        ("7", "07", 0.0),  # one digit: every date holds 07
+        ("12", "0112", 0.0),
+        ("12", "120", 0.0),
+        ("12", "v012", 0.0),
         ("budget", "budget2026", 0.9),  # a word may still be the prefix of a token with digits
         ("budgtx", "budget1", 0.0),
     ],
@@ -73,6 +81,11 @@ def test_vocabulary_hits_agree_with_score_token() -> None:
     for query in ["budget", "budgt", "bud", "bu", "udge", "dgeb"]:
         expected = {token: score_token(query, token) for token in vocabulary if score_token(query, token) > 0}
         assert vocabulary_hits(query, vocabulary) == expected
+    numbers = {"12", "012", "0012", "0112", "120", "v012", "3", "07", "7", "00405"}
+    for query in ["12", "0012", "7", "405", "112"]:
+        expected = {token: score_token(query, token) for token in numbers if score_token(query, token) > 0}
+        assert vocabulary_hits(query, numbers) == expected, query
+        assert vocabulary_hits(query, Lexicon(numbers, ())) == expected, query
 
 
 def field(query: str, text: str) -> float:
