@@ -370,6 +370,8 @@ CORPUS: tuple[Record, ...] = (
     Record(535, "work_package", "Request for a transfer to the airport", "From the conference hotel."),
     Record(536, "work_package", "Airport transfer request", "For the speakers of the autumn summit."),
     Record(537, "wiki_page", "Release notes of app 12", "What changed in the twelfth app release."),
+    Record(538, "wiki_page", "Ferry operator contacts", "Phone numbers for the harbour office."),
+    Record(539, "wiki_page", "Service Level Agreement with the ferry operator", "Answers within four hours."),
 )
 
 
@@ -513,6 +515,7 @@ RELEVANCE_CASES: tuple[RelevanceCase, ...] = (
             ("2.1.3", 513, (), "the same digits, the other version"),
             ("ADR-0012", 514, (515,), "digits are never edit-matched"),
             ("adr 12", 514, (), "a number meets its padded form, as an id writes it"),
+            ("SLA ferry operator", 539, (), "an acronym no record holds, which one spells out"),
             ("#3405 export timeout", 528, (), "an id in the query"),
             ("port fee", 516, (517,), "exact words do not expand to 'portal feedback'"),
             ("berth", 518, (519,), "an exact word does not expand to 'birth'"),
