@@ -39,9 +39,25 @@ from typing import Generic, TypeVar
 
 from openproject_mcp.application.caching import EnrichmentCache
 from openproject_mcp.application.concurrency import map_bounded
-from openproject_mcp.application.ranking import RankingLimits, bounded_texts, query_scorer, rank_read
+from openproject_mcp.application.ranking import (
+    MAX_QUERY_WORDS,
+    RankingLimits,
+    bounded_texts,
+    query_scorer,
+    rank_read,
+)
 from openproject_mcp.domain.errors import OpenProjectMcpError
-from openproject_mcp.domain.search import DEFAULT_MIN_SCORE, Extracted, Field, FieldMatch, MatchMode, TokenStore
+from openproject_mcp.domain.search import (
+    DEFAULT_MIN_SCORE,
+    Extracted,
+    Field,
+    FieldMatch,
+    MatchMode,
+    QueryScorer,
+    Ranking,
+    TokenStore,
+)
+from openproject_mcp.domain.search.acronym import spelled_query
 
 C = TypeVar("C")
 D = TypeVar("D")
@@ -134,16 +150,30 @@ async def run_search(
     # layout allows, it ranks the full fields, the deep ones empty (which scores the same), so
     # the final ranking reuses its texts and reads only the deep fields of the enriched records.
     first_fields = spec.shallow_fields if layout is None else layout.first_fields
-    shallow_ranking, shallow_texts = await rank_read(
-        scorer,
-        lambda: bounded_texts(records, first_fields, limits),
-        len(records),
-        first_fields,
-        key=key,
-        min_score=settings.min_score,
-        weight_scale=scale,
-        details=False,
-    )
+
+    async def first_ranking(scorer: QueryScorer, read: Extracted[C] | None = None) -> tuple[Ranking[C], Extracted[C]]:
+        return await rank_read(
+            scorer,
+            (lambda: bounded_texts(records, first_fields, limits)) if read is None else (lambda: read),
+            len(records),
+            first_fields,
+            key=key,
+            min_score=settings.min_score,
+            weight_scale=scale,
+            details=False,
+        )
+
+    shallow_ranking, shallow_texts = await first_ranking(scorer)
+    readings: tuple[str, ...] = ()
+    if mode == "fuzzy" and shallow_ranking.unmatched_terms:
+        # A word no record holds may be an acronym the records spell out (ADR 0046).
+        spelled = spelled_query(
+            query, shallow_ranking.unmatched_terms, shallow_texts.distinct, max_words=MAX_QUERY_WORDS
+        )
+        if spelled is not None:
+            spelled_text, readings = spelled
+            scorer = query_scorer(spelled_text, mode, limits, tokens)
+            shallow_ranking, shallow_texts = await first_ranking(scorer, shallow_texts)
 
     to_fetch: list[tuple[int, C]] = []
     evidence, backfill = _enrichment_order(spec, by_key, [key(r.record) for r in shallow_ranking.hits], server_matches)
@@ -214,7 +244,7 @@ async def run_search(
         enriched=len(deep),
         fetched=len(to_fetch) - failures,
         failures=failures,
-        notes=tuple(limits.notes()),
+        notes=(*readings, *limits.notes()),
         unmatched_terms=final.unmatched_terms,
         texts_matched=scorer.texts_matched,
     )

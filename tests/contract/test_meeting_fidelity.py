@@ -138,6 +138,23 @@ async def test_an_old_meeting_is_found_by_a_participant_the_list_names(profile: 
 
 
 @pytest.mark.parametrize("profile", PROFILE_NAMES)
+async def test_an_acronym_no_meeting_holds_is_read_as_the_title_that_spells_it_out(
+    profile: str, tmp_path: Path
+) -> None:
+    document = many_meetings(60)
+    document["meetings"][1]["title"] = "KTL volumes"  # older: a tie puts it first
+    document["meetings"][39]["title"] = "Quarterly business review with KTL"
+    async with session(profile, dataset=load_dataset(write(tmp_path, document))) as s:
+        found = await s.ok("openproject_search_meetings", {"query": "QBR with KTL"})
+        plain = await s.ok("openproject_search_meetings", {"query": "qbr with KTL"})
+    assert [e["meeting"]["id"] for e in found["elements"]][:1] == [40]
+    assert any("'qbr' was also read as 'quarterly business review'" in n for n in found["notes"])
+    # Not typed as an acronym: not read as one; both hold KTL alone and the older comes first.
+    assert [e["meeting"]["id"] for e in plain["elements"]][:1] == [2]
+    assert not any("also read as" in n for n in plain.get("notes") or [])
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
 async def test_user_list_as_a_non_admin_with_a_status(profile: str) -> None:
     dataset = load_demo_dataset()
     locked = sorted(u.id for u in dataset.users.values() if u.status == "locked")

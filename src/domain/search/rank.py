@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from itertools import chain, compress, pairwise
 from typing import Generic, Literal, NamedTuple, Protocol, TypeVar
 
+from openproject_mcp.domain.search.acronym import spelled_query
 from openproject_mcp.domain.search.normalize import (
     STOPWORDS,
     first_token_start,
@@ -247,9 +248,29 @@ def rank_records(
     in ``fields``); a pipeline ranking shallow and deep fields separately passes the highest
     weight of both, so the two rankings share one scale. ``limit`` cuts after sorting.
     """
+    extracted = extract_texts(records, fields)
     ranking = QueryScorer(query, mode=mode).rank(
-        records, fields, key=key, min_score=min_score, weight_scale=weight_scale, limit=limit
+        extracted.records,
+        fields,
+        key=key,
+        min_score=min_score,
+        weight_scale=weight_scale,
+        limit=limit,
+        extracted=extracted,
     )
+    if mode == "fuzzy" and ranking.unmatched_terms:
+        # A word no record holds may be an acronym the records spell out (ADR 0046).
+        spelled = spelled_query(query, ranking.unmatched_terms, extracted.distinct)
+        if spelled is not None:
+            ranking = QueryScorer(spelled[0], mode=mode).rank(
+                extracted.records,
+                fields,
+                key=key,
+                min_score=min_score,
+                weight_scale=weight_scale,
+                limit=limit,
+                extracted=extracted,
+            )
     return ranking.hits
 
 

@@ -1,0 +1,87 @@
+"""An acronym no record holds, read as the words a record spells it with (ADR 0046)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from openproject_mcp.domain.search import Field, rank_records
+from openproject_mcp.domain.search.acronym import acronym_like, spelled_out, spelled_query, with_spelling
+
+
+@pytest.mark.parametrize(
+    ("term", "query", "expected"),
+    [
+        ("qbr", "QBR with KTL", True),
+        ("sla", "what does the SLA say", True),
+        ("sla", "what does the sla say", False),  # not typed as an acronym
+        ("ux", "UX review", False),  # two letters: too often initials by chance
+        ("abcdef", "ABCDEF", False),  # six letters: a word, not initials
+        ("q3r", "Q3R", False),  # letters only
+    ],
+)
+def test_an_acronym_is_three_to_five_letters_typed_in_capitals(term: str, query: str, expected: bool) -> None:
+    assert acronym_like(term, query) is expected
+
+
+def test_a_title_opening_with_the_words_spells_the_acronym_out() -> None:
+    texts = ["KTL volumes", "Quarterly business review with KTL"]
+    assert spelled_out("qbr", texts) == ("quarterly", "business", "review")
+
+
+def test_words_written_as_a_name_spell_it_out_anywhere_in_a_text() -> None:
+    assert spelled_out("sla", ["Read the Service Level Agreement first."]) == ("service", "level", "agreement")
+
+
+def test_words_that_merely_begin_with_the_letters_do_not() -> None:
+    # Mid-sentence and lower-case: chance, not a name.
+    assert spelled_out("sla", ["The storage log affected the import."]) is None
+
+
+def test_one_stopword_may_stand_between_two_of_the_words_and_two_may_not() -> None:
+    assert spelled_out("eta", ["Estimated Time of Arrival"]) == ("estimated", "time", "arrival")
+    assert spelled_out("eta", ["Estimated Time of the Arrival"]) is None
+
+
+def test_the_spelling_most_texts_hold_wins() -> None:
+    texts = ["Service Level Agreement", "Service Level Agreement, signed", "Sales Lead Assignment"]
+    assert spelled_out("sla", texts) == ("service", "level", "agreement")
+
+
+def test_the_words_follow_the_acronym_which_stays() -> None:
+    assert with_spelling("QBR with KTL", "qbr", ("quarterly", "business", "review")) == (
+        "QBR quarterly business review with KTL"
+    )
+    assert with_spelling("K.T.L.", "ktl", ("kay", "tee", "ell")) == "K.T.L. kay tee ell"
+
+
+def test_a_spelling_past_the_query_words_ranking_keeps_is_not_added() -> None:
+    texts = ["Service Level Agreement"]
+    # "SLA service level agreement breach": five significant words.
+    assert spelled_query("SLA breach", ["sla"], texts, max_words=5) is not None
+    assert spelled_query("SLA breach", ["sla"], texts, max_words=4) is None
+
+
+@dataclass(frozen=True)
+class Page:
+    id: int
+    title: str
+
+
+FIELDS: tuple[Field[Page], ...] = (Field("title", 1.0, lambda p: p.title),)
+PAGES = [Page(1, "Ferry operator contacts"), Page(2, "Service Level Agreement with the ferry operator")]
+
+
+def test_a_ranking_reads_an_acronym_no_record_holds_as_its_spelling() -> None:
+    # Without the reading both hold "ferry operator" alone and the lower id comes first.
+    ranked = rank_records(PAGES, "SLA ferry operator", FIELDS, key=lambda p: p.id)
+    assert [r.record.id for r in ranked][:1] == [2]
+    plain = rank_records(PAGES, "sla ferry operator", FIELDS, key=lambda p: p.id)
+    assert [r.record.id for r in plain] == [1, 2]
+
+
+def test_an_acronym_a_record_holds_is_not_spelled_out() -> None:
+    pages = [*PAGES, Page(3, "SLA review")]
+    ranked = rank_records(pages, "SLA", FIELDS, key=lambda p: p.id)
+    assert [r.record.id for r in ranked] == [3]
