@@ -139,7 +139,8 @@ class SearchMeetings:
             await asyncio.gather(recent, return_exceptions=True)
         notes = list(found.notes)
 
-        deep_available = capabilities.agenda_items or capabilities.meeting_participants
+        # The participants come with the list (ADR 0043): only an agenda is worth a read in depth.
+        deep_available = capabilities.agenda_items
         spec: SearchSpec[Meeting, MeetingDetails] = SearchSpec(
             shallow_fields=SHALLOW_FIELDS,
             full_fields=FULL_FIELDS,

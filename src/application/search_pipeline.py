@@ -54,6 +54,7 @@ from openproject_mcp.domain.search import (
     FieldMatch,
     MatchMode,
     QueryScorer,
+    Ranked,
     Ranking,
     TokenStore,
 )
@@ -176,7 +177,7 @@ async def run_search(
             shallow_ranking, shallow_texts = await first_ranking(scorer, shallow_texts)
 
     to_fetch: list[tuple[int, C]] = []
-    evidence, backfill = _enrichment_order(spec, by_key, [key(r.record) for r in shallow_ranking.hits], server_matches)
+    evidence, backfill = _enrichment_order(spec, by_key, _best_then_newest(spec, shallow_ranking.hits), server_matches)
     cache = spec.cache
     versions: dict[int, str] = {}
     if cache is not None:  # what other replicas already read: one round trip, before anything is chosen
@@ -396,6 +397,17 @@ def _enrichment_order(
     evidence = _take_turns(shallow_keys, hinted)
     seen.update(evidence)
     return evidence, newest_first([k for k in by_key if k not in seen])
+
+
+def _best_then_newest(spec: SearchSpec[C, D], hits: Sequence[Ranked[C]]) -> list[int]:
+    """The shallow hits' keys, best first and, among equal scores, most recently updated first.
+
+    Equal scores are common where one word is in many list fields (a person in every meeting, a
+    recurring title); the reads in depth then go to the newest of them, as the backfill does,
+    not to the oldest ids (ADR 0043). The order of the answer is not this one: it stays the ranking's.
+    """
+    recency, key = spec.recency, spec.key
+    return [key(hit.record) for hit in sorted(hits, key=lambda hit: (-hit.score, _age(recency(hit.record))))]
 
 
 def _take_turns(first: list[int], second: list[int]) -> list[int]:

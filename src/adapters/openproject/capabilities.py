@@ -332,7 +332,8 @@ class _Probe:
     async def _participants(self, meeting: hal.MeetingHal | None) -> Answer:
         if meeting is None:
             return None
-        # The single resource is what MeetingRepository.details reads participants from.
+        # The single resource is what get_meeting shows participants from; a search ranks the
+        # list's, which the same representer renders (ADR 0043).
         try:
             resource = await self._fetch(endpoints.MEETING.path(id=meeting.id), hal.MeetingHal)
         except NotFoundError:

@@ -188,7 +188,23 @@ async def test_without_a_full_text_leg_a_meeting_is_found_by_a_participant_it_wa
     assert [e.meeting.id for e in page.elements][:1] == [1]
     assert page.elements[0].match_type == "participant"
     assert page.elements[0].matched_fields == ("participants",)
-    assert page.coverage is not None and page.coverage.enriched == 25
+
+
+async def test_a_person_in_every_meeting_leaves_the_reads_in_depth_to_the_newest_meetings(tmp_path: Path) -> None:
+    # Every meeting lists Ben Carter, so every one is a shallow hit of the same score: the 25 reads
+    # go to the newest of them (as without the name), where the decision is, not to the oldest ids.
+    document = many_meetings(300)
+    assert all(2 in m["participants"] for m in document["meetings"])
+    document["meetings"][-1]["agendaItems"][0]["outcomes"] = ["escrow decision"]
+    dataset = load_dataset(write(tmp_path, document))
+    search = SearchMeetings(
+        InMemoryMeetingRepository(dataset),
+        FixedCapabilities(InstanceCapabilities(meeting_search_filter=False)),
+        ProjectResolver(InMemoryProjectRepository(dataset)),
+    )
+    page = await search.execute(SearchMeetingsRequest("escrow decision with Ben Carter"))
+    assert [e.meeting.id for e in page.elements][:1] == [300]
+    assert page.elements[0].match_type == "agenda_item"
 
 
 async def test_without_a_meetings_full_text_leg_the_notes_say_the_window_was_cut(tmp_path: Path) -> None:
@@ -205,6 +221,24 @@ async def test_without_a_meetings_full_text_leg_the_notes_say_the_window_was_cut
     assert page.notes is not None
     assert any("no meeting full-text search" in n for n in page.notes)
     assert any("candidate window was cut" in n for n in page.notes)
+
+
+async def test_with_participants_but_no_agenda_api_nothing_is_read_in_depth(tmp_path: Path) -> None:
+    document = many_meetings(40)
+    document["users"].append(
+        {"id": 3, "name": "Søren Kvist", "login": "skvist", "email": "soren@example.com", "status": "active"}
+    )
+    document["meetings"][0]["participants"] = [1, 3]
+    dataset = load_dataset(write(tmp_path, document))
+    search = SearchMeetings(
+        InMemoryMeetingRepository(dataset),
+        FixedCapabilities(InstanceCapabilities(agenda_items=False, meeting_search_filter=False)),
+        ProjectResolver(InMemoryProjectRepository(dataset)),
+    )
+    page = await search.execute(SearchMeetingsRequest("Søren Kvist"))
+    assert [e.meeting.id for e in page.elements] == [1]
+    assert page.elements[0].match_type == "participant"
+    assert page.coverage is not None and page.coverage.enriched == 0  # the list named him: no read
 
 
 async def test_without_agenda_items_only_shallow_fields_are_searched_and_the_notes_say_so(tmp_path: Path) -> None:
