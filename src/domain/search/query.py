@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from openproject_mcp.domain.search.normalize import STOPWORDS, token_values
+from openproject_mcp.domain.search.normalize import STOPWORDS, tokenize
 
 __all__ = ["MIN_FUZZY_QUERY_LENGTH", "QueryPlan", "Term", "plan_query"]
 
@@ -50,21 +50,25 @@ class QueryPlan:
 
 
 def plan_query(query: str, needle: str) -> QueryPlan:
-    """The terms of ``query`` in order of first use, duplicates dropped.
+    """The terms of ``query`` in order of first use (versions where they stand), duplicates dropped.
 
     ``needle`` is the folded, whitespace-collapsed query (its length decides "very short").
     """
-    versions: list[Term] = []
+    versions: list[tuple[int, Term]] = []
     rest = query
     for match in reversed(list(_VERSION.finditer(query))):
         numbers = tuple(match.group(1).split("."))
         prefixed = (f"v{numbers[0]}", *numbers[1:])
-        versions.append(Term(match.group(1), None, (numbers, prefixed), fuzzy=False))
-        rest = rest[: match.start()] + " " + rest[match.end() :]
-    versions.reverse()
-    distinct = tuple(dict.fromkeys(token_values(rest)))
-    significant = tuple(value for value in distinct if value not in STOPWORDS)
+        versions.append((match.start(), Term(match.group(1), None, (numbers, prefixed), fuzzy=False)))
+        # Blanked to the same length, so the words keep their places in the query.
+        rest = rest[: match.start()] + " " * (match.end() - match.start()) + rest[match.end() :]
+    places: dict[str, int] = {}
+    for token in tokenize(rest):
+        places.setdefault(token.value, token.start)
+    significant = tuple(value for value in places if value not in STOPWORDS)
     whole_words = not versions and (not significant or len(needle) < MIN_FUZZY_QUERY_LENGTH)
-    words = distinct if whole_words else significant
-    terms = tuple(dict.fromkeys((*versions, *(Term(word, word, fuzzy=not whole_words) for word in words))))
+    words = tuple(places) if whole_words else significant
+    placed = [*versions, *((places[word], Term(word, word, fuzzy=not whole_words)) for word in words)]
+    placed.sort(key=lambda entry: entry[0])
+    terms = tuple(dict.fromkeys(term for _, term in placed))
     return QueryPlan(terms, whole_words)

@@ -192,6 +192,12 @@ def test_a_part_of_the_phrase_never_reaches_the_next_phrase_level() -> None:
     assert order("budget approval q3", parts, in_order) == [1, 0]
 
 
+def test_a_version_counts_in_the_phrase_where_the_query_has_it() -> None:
+    # The version stands second in the query: the text typed like the query is the phrase.
+    assert order("release 3.1 night shift", "3.1 release night shift", "release 3.1 night shift") == [1, 0]
+    assert order("handover 3.1", "3.1 handover", "handover 3.1") == [1, 0]
+
+
 def test_the_phrase_skips_field_stopwords() -> None:
     # The query lost "of the"; the field keeps them, so they must not break the phrase.
     with_stopwords = field("budgt approvl", "budget of the approval")
