@@ -249,28 +249,24 @@ def rank_records(
     weight of both, so the two rankings share one scale. ``limit`` cuts after sorting.
     """
     extracted = extract_texts(records, fields)
-    ranking = QueryScorer(query, mode=mode).rank(
-        extracted.records,
-        fields,
-        key=key,
-        min_score=min_score,
-        weight_scale=weight_scale,
-        limit=limit,
-        extracted=extracted,
-    )
+
+    def ranked(words: str) -> Ranking[T]:
+        return QueryScorer(words, mode=mode).rank(
+            extracted.records,
+            fields,
+            key=key,
+            min_score=min_score,
+            weight_scale=weight_scale,
+            limit=limit,
+            extracted=extracted,
+        )
+
+    ranking = ranked(query)
     if mode == "fuzzy" and ranking.unmatched_terms:
         # A word no record holds may be an acronym the records spell out (ADR 0046).
         spelled = spelled_query(query, ranking.unmatched_terms, extracted.distinct)
         if spelled is not None:
-            ranking = QueryScorer(spelled[0], mode=mode).rank(
-                extracted.records,
-                fields,
-                key=key,
-                min_score=min_score,
-                weight_scale=weight_scale,
-                limit=limit,
-                extracted=extracted,
-            )
+            ranking = ranked(spelled[0])
     return ranking.hits
 
 

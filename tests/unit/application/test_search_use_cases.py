@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,6 +38,24 @@ class FixedCapabilities(CapabilityRepository):
 
     async def capabilities(self) -> InstanceCapabilities:
         return self._capabilities
+
+
+def meetings_search(path: Path, capabilities: InstanceCapabilities) -> SearchMeetings:
+    """The meeting search over the dataset file at ``path``, on an instance that can do ``capabilities``."""
+    dataset = load_dataset(path)
+    return SearchMeetings(
+        InMemoryMeetingRepository(dataset),
+        FixedCapabilities(capabilities),
+        ProjectResolver(InMemoryProjectRepository(dataset)),
+    )
+
+
+def with_soren_in_the_oldest_meeting(document: dict[str, Any]) -> dict[str, Any]:
+    document["users"].append(
+        {"id": 3, "name": "Søren Kvist", "login": "skvist", "email": "soren@example.com", "status": "active"}
+    )
+    document["meetings"][0]["participants"] = [1, 3]
+    return document
 
 
 async def test_a_work_package_whose_only_match_is_an_old_comment_is_found(tmp_path: Path) -> None:
@@ -173,17 +192,8 @@ async def test_without_a_full_text_leg_a_meeting_is_found_by_a_participant_it_wa
 ) -> None:
     # No released version has the meetings `search` filter: the list's participants are all there is
     # for the 275 meetings whose agendas the 25 reads do not reach. Meeting 1 is the oldest.
-    document = many_meetings(300)
-    document["users"].append(
-        {"id": 3, "name": "Søren Kvist", "login": "skvist", "email": "soren@example.com", "status": "active"}
-    )
-    document["meetings"][0]["participants"] = [1, 3]
-    dataset = load_dataset(write(tmp_path, document))
-    search = SearchMeetings(
-        InMemoryMeetingRepository(dataset),
-        FixedCapabilities(InstanceCapabilities(meeting_search_filter=False)),
-        ProjectResolver(InMemoryProjectRepository(dataset)),
-    )
+    document = with_soren_in_the_oldest_meeting(many_meetings(300))
+    search = meetings_search(write(tmp_path, document), InstanceCapabilities(meeting_search_filter=False))
     page = await search.execute(SearchMeetingsRequest("meeting with Soren Kvist"))
     assert [e.meeting.id for e in page.elements][:1] == [1]
     assert page.elements[0].match_type == "participant"
@@ -196,12 +206,7 @@ async def test_a_person_in_every_meeting_leaves_the_reads_in_depth_to_the_newest
     document = many_meetings(300)
     assert all(2 in m["participants"] for m in document["meetings"])
     document["meetings"][-1]["agendaItems"][0]["outcomes"] = ["escrow decision"]
-    dataset = load_dataset(write(tmp_path, document))
-    search = SearchMeetings(
-        InMemoryMeetingRepository(dataset),
-        FixedCapabilities(InstanceCapabilities(meeting_search_filter=False)),
-        ProjectResolver(InMemoryProjectRepository(dataset)),
-    )
+    search = meetings_search(write(tmp_path, document), InstanceCapabilities(meeting_search_filter=False))
     page = await search.execute(SearchMeetingsRequest("escrow decision with Ben Carter"))
     assert [e.meeting.id for e in page.elements][:1] == [300]
     assert page.elements[0].match_type == "agenda_item"
@@ -224,17 +229,9 @@ async def test_without_a_meetings_full_text_leg_the_notes_say_the_window_was_cut
 
 
 async def test_with_participants_but_no_agenda_api_nothing_is_read_in_depth(tmp_path: Path) -> None:
-    document = many_meetings(40)
-    document["users"].append(
-        {"id": 3, "name": "Søren Kvist", "login": "skvist", "email": "soren@example.com", "status": "active"}
-    )
-    document["meetings"][0]["participants"] = [1, 3]
-    dataset = load_dataset(write(tmp_path, document))
-    search = SearchMeetings(
-        InMemoryMeetingRepository(dataset),
-        FixedCapabilities(InstanceCapabilities(agenda_items=False, meeting_search_filter=False)),
-        ProjectResolver(InMemoryProjectRepository(dataset)),
-    )
+    document = with_soren_in_the_oldest_meeting(many_meetings(40))
+    capabilities = InstanceCapabilities(agenda_items=False, meeting_search_filter=False)
+    search = meetings_search(write(tmp_path, document), capabilities)
     page = await search.execute(SearchMeetingsRequest("Søren Kvist"))
     assert [e.meeting.id for e in page.elements] == [1]
     assert page.elements[0].match_type == "participant"
