@@ -1,10 +1,10 @@
-"""Relevance at scale: about 165 assistant queries against a generated company workspace, through the MCP tools.
+"""Relevance at scale: about 215 assistant queries against a generated company workspace, through the MCP tools.
 
 The workspace is ``benchmarks.scale_corpus`` (about 1,500 work packages over two years, 330
 meetings, 90 wiki pages, filler text from several domains so common words are common). About
 120 target records are planted inside it, at ids (and so ages) spread over its history, next to
-near-miss decoys, and one case per target asks for it the way an assistant would; 46 of them are
-asked a second way. Categories:
+near-miss decoys, and one case per target asks for it the way an assistant would; 95 cases ask
+targets again another way. Categories:
 
 - whole questions ("what did we decide about the hiring freeze"), stopword-heavy questions;
 - word forms (migrate / migration, hire / hiring, reimbursed / reimbursement...);
@@ -17,7 +17,8 @@ asked a second way. Categories:
 - old deep content: an old comment on a long-untouched work package, an outcome of one of the
   oldest meetings, a meeting found by a participant's name; and gibberish (nothing may come back);
 - the same targets asked another way (requests, short forms, other orders, forms and spellings),
-  written after the first 119 cases, so they measure how the rules carry over to new phrasings.
+  written after the first 119 cases (46, then 49 more kept as first written), so they measure
+  how the rules carry over to new phrasings.
 
 Every case is one ``tools/call`` of ``openproject_search_work_packages``, ``..._meetings`` or
 ``..._wiki_pages`` through the MCP server, with cold caches (a fresh ``Application`` per case),
@@ -28,7 +29,7 @@ the first five ids returned. A case whose evidence the version's API does not ex
 items and participants before 17.4, wiki page text in every released version, display ids
 before 17.4) is still run and counted, and its failure is listed apart, as out of the API's reach.
 
-The whole run takes about a minute and a quarter on two cores (each mode 20-25 s; in fixture
+The whole run takes about a minute and three quarters on two cores (each mode 30-35 s; in fixture
 mode about half of it is each case's fresh Application loading and indexing the dataset file).
 
 Before anything runs, every case's ``marks`` (lower-cased fragments) are checked to occur together in
@@ -826,6 +827,70 @@ def _cases() -> tuple[Case, ...]:
         Case(REPHRASED, WIKI, "kubernetes upgrade run book", 33, (), ("kubernetes upgrade runbook",)),
         Case(REPHRASED, WIKI, "adr 12", 27, (), ("adr-0012",)),
         Case(REPHRASED, WIKI, "zurich office access", 15, (), ("zürich",)),
+        # More of them, kept as first written (one, equally true of two records, was dropped).
+        Case(
+            REPHRASED,
+            WP,
+            "Can you check whether there's a ticket for Quilpay refunds not going through?",
+            1377,
+            (),
+            ("quilpay",),
+        ),
+        Case(
+            REPHRASED,
+            WP,
+            "I need the issue where the invoice download on the portal is really slow",
+            1102,
+            (),
+            ("slow",),
+        ),
+        Case(REPHRASED, WP, "customs problems with norwegian shipments", 1444, (), ("norway",)),
+        Case(REPHRASED, WP, "migration of the ledger db to postgres", 420, (), ("migrat",)),
+        Case(REPHRASED, WP, "contractor travel reimbursements", 877, (), ("reimburs",)),
+        Case(REPHRASED, WP, "dock door handheld scanner replacement", 1211, (), ("replac", "scanners", "dock")),
+        Case(REPHRASED, WP, "wildcard cert renewal portal", 1450, (), ("wildcard certificate renewal",)),
+        Case(REPHRASED, WP, "purge job for old tickets", 1030, (), ("purge",)),
+        Case(REPHRASED, WP, "payment reminder e-mail twice", 1320, (), ("payment reminder email",)),
+        Case(REPHRASED, WP, "stock-transfer order WMS", 760, (), ("stock transfer order",)),
+        Case(REPHRASED, WP, "chargeback evidence pdf too big", 345, (), ("chargeback dispute",)),
+        Case(REPHRASED, WP, "printers lose bluetooth pairing", 610, (), ("bluetooth",)),
+        Case(REPHRASED, WP, "rotterdam geofence", 1410, (), ("geofence",)),
+        Case(REPHRASED, WP, "signature pad frozen orlin tablet", 1499, (), ("signature pad freezes",)),
+        Case(REPHRASED, WP, "berth schedules", 1360, (1350, 1340), ("berth",)),
+        Case(REPHRASED, WP, "port fees rotterdam", 1290, (1270,), ("port fee",)),
+        Case(REPHRASED, WP, "android v2.14.1 crash", 1395, (1385,), ("v2.14.1",)),
+        Case(REPHRASED, WP, "error 503", 890, (), ("error 503",)),
+        Case(REPHRASED, WP, "max_connections on the ledger primary", 700, (), ("max_connections",)),
+        Case(REPHRASED, WP, "webhook maxRetries", 1255, (), ("maxretries",)),
+        Case(REPHRASED, WP, "bounced e-mails dunning letters", 815, (), ("e-mail bounce",)),
+        Case(REPHRASED, WP, "UTF-8 in customs upload file names", 980, (), ("utf8 filenames",)),
+        Case(REPHRASED, WP, "hauptstraße leipzig validation", 1015, (), ("hauptstraße",)),
+        Case(REPHRASED, WP, "søren rate card nordlys", 1066, (), ("søren",)),
+        Case(REPHRASED, WP, "escrow accounts", 1099, (), ("escrow",)),
+        Case(REPHRASED, WP, "dock door sensors calibrating", 1366, (), ("calibration",)),
+        Case(REPHRASED, WP, "carrier API customs reference dropped", 40, (), ("drops the customs reference",)),
+        Case(REPHRASED, WP, "label printer firmware rolled back", 200, (), ("firmware rollback",)),
+        Case(REPHRASED, WP, "tote washer tripping breaker", 1177, (), ("tote washer",)),
+        Case(REPHRASED, WP, "payslips duplicated in march", 925, (), ("duplicate payslips",)),
+        Case(REPHRASED, MEET, "checkout pentest", 240, (), ("penetration",)),
+        Case(REPHRASED, MEET, "forklift safety briefings", 120, (), ("forklift safety briefing",)),
+        Case(REPHRASED, MEET, "capacity planning for peak", 310, (), ("peak capacity planning",)),
+        Case(REPHRASED, MEET, "returns-bay layout", 199, (), ("returns bay layout",)),
+        Case(REPHRASED, MEET, "sprint 42 retrospective", 260, (), ("sprint 42 retro",)),
+        Case(REPHRASED, MEET, "planning Q4 2025", 222, (), ("q4 2025",)),
+        Case(REPHRASED, MEET, "tachographs", 232, (), ("tachograph",)),
+        Case(REPHRASED, MEET, "dock audits", 295, (290,), ("dock audit",)),
+        Case(REPHRASED, WIKI, "parental leave request process", 23, (), ("parental leave request",)),
+        Case(REPHRASED, WIKI, "cloud spend approval", 3, (), ("cloud spend",)),
+        Case(REPHRASED, WIKI, "label printers configuration", 12, (), ("label printer configuration",)),
+        Case(REPHRASED, WIKI, "cancelling a carrier booking", 58, (), ("cancellation of carrier bookings",)),
+        Case(REPHRASED, WIKI, "retention policy for data", 55, (), ("data retention policy",)),
+        Case(REPHRASED, WIKI, "marketplace payout reconciliation", 18, (), ("reconciliation of marketplace payouts",)),
+        Case(REPHRASED, WIKI, "expense approvals threshold", 77, (), ("expense approval thresholds",)),
+        Case(REPHRASED, WIKI, "email template delivery notice", 50, (), ("email templates",)),
+        Case(REPHRASED, WIKI, "python 3.12", 82, (), ("python 3.12",)),
+        Case(REPHRASED, WIKI, "weissenfels", 38, (), ("weißenfels",), text),
+        Case(REPHRASED, WIKI, "incoterm", 5, (), ("incoterms",)),
     )
 
 
