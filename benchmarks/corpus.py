@@ -372,6 +372,8 @@ CORPUS: tuple[Record, ...] = (
     Record(537, "wiki_page", "Release notes of app 12", "What changed in the twelfth app release."),
     Record(538, "wiki_page", "Ferry operator contacts", "Phone numbers for the harbour office."),
     Record(539, "wiki_page", "Service Level Agreement with the ferry operator", "Answers within four hours."),
+    Record(540, "work_package", "Tour guides for the summer season", "Contracts run from June to August."),
+    Record(541, "work_package", "Weekly rotations for tour guides", "Each guide swaps routes on Monday."),
 )
 
 
@@ -470,6 +472,7 @@ RELEVANCE_CASES: tuple[RelevanceCase, ...] = (
             ("who decides on the hiring freeze", 102, "decides ~ decided"),
             ("installing the kiosk printers", 530, "installing ~ installation (a doubled consonant)"),
             ("cancelled coach bookings", 532, "cancelled ~ cancellation (a doubled consonant)"),
+            ("rotate tour guides", 541, "rotate ~ rotations (a short root keeps its 'at')"),
         )
     ),
     # ---- coverage by information: a common word counts little, an unknown one not at all
