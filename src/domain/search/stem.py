@@ -112,17 +112,26 @@ _BY_SUFFIX: Mapping[str, str] = MappingProxyType(dict(_DERIVATIONS))
 _SUFFIX_LENGTHS = tuple(sorted({len(suffix) for suffix, _ in _DERIVATIONS}, reverse=True))
 # The last two letters of every suffix: a word ending otherwise has none of them.
 _SUFFIX_ENDINGS = frozenset(suffix[-2:] for suffix, _ in _DERIVATIONS)
+# "-ation" whose root is too short to stand alone ("rot"): the key keeps "at" ("rotat", as
+# "rotate" and "rotating" give), from five letters, so "station" does not meet "stats".
+_SHORT_ROOT_ATIONS = frozenset({"ation", "ations"})
+MIN_SHORT_ROOT_AT_LENGTH = 5
 
 
 def _derivation(word: str) -> str | None:
     if word[-2:] not in _SUFFIX_ENDINGS:
         return None
     for length in _SUFFIX_LENGTHS:
-        replacement = _BY_SUFFIX.get(word[-length:])
+        suffix = word[-length:]
+        replacement = _BY_SUFFIX.get(suffix)
         if replacement is not None:
             stem = word[: len(word) - length] + replacement
             if len(stem) >= MIN_DERIVED_LENGTH:
                 return _trim_e(stem)
+            if suffix in _SHORT_ROOT_ATIONS:
+                # A short root keeps the "at" its verb has: rotation ~ rotate, location ~ locate (ADR 0048).
+                kept = word[: len(word) - length] + "at"
+                return kept if len(kept) >= MIN_SHORT_ROOT_AT_LENGTH else None
             return None
     return None
 

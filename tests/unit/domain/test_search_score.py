@@ -53,6 +53,11 @@ from openproject_mcp.domain.search.score import Lexicon, vocabulary_hits
         ("called", "call", STEM_SCORE),
         ("enrol", "enrollment", STEM_SCORE),
         ("spelling", "spell", STEM_SCORE),
+        # A short root before -ation keeps its "at": rotation ~ rotate, not station ~ stats.
+        ("rotate", "rotations", STEM_SCORE),
+        ("locating", "location", STEM_SCORE),
+        ("creation", "create", STEM_SCORE),
+        ("stats", "station", 0.0),
         # A query token holding a digit matches only itself; digits are never edit-matched.
         ("0012", "0011", 0.0),
         ("0012", "0012", 1.0),
