@@ -532,10 +532,12 @@ class QueryScorer:
             word = term.word
             if word is None or not term.fuzzy or len(word) < 4 or not word.isalpha():
                 continue
-            for cut in range(1, len(word) - 1):
-                head, rest = word[:cut], word[cut:]
-                if head in vocabulary and rest in vocabulary and head not in STOPWORDS and rest not in STOPWORDS:
-                    self._sequences[index].add((head, rest))
+            # A plural splits as its singular does: "emails" also finds "e-mail" (ADR 0049).
+            for whole in (word, word[:-1]) if word.endswith("s") and len(word) > 4 else (word,):
+                for cut in range(1, len(whole) - 1):
+                    head, rest = whole[:cut], whole[cut:]
+                    if head in vocabulary and rest in vocabulary and head not in STOPWORDS and rest not in STOPWORDS:
+                        self._sequences[index].add((head, rest))
 
     def _reindex(self) -> None:
         index: dict[str, list[_Entry]] = {}
@@ -556,8 +558,11 @@ class QueryScorer:
         self._anchor_targets = {}
         self._any = frozenset(index).union(starts)
         suppressed = self._suppressed
+        # A word the candidates hold verbatim or in another form is not widened to its prefix,
+        # containment and edit neighbours (ADR 0049).
         self._suppressed = tuple(
-            term.word is not None and term.word in self._vocabulary and term.fuzzy for term in self._terms
+            term.word is not None and term.fuzzy and (term.word in self._vocabulary or _has_form(strong))
+            for term, strong in zip(self._terms, self._strong, strict=True)
         )
         self._weak_kept = tuple(0.0 if suppressed else 1.0 for suppressed in self._suppressed)
         if self._suppressed != suppressed:
@@ -952,6 +957,12 @@ class QueryScorer:
             return excerpts[text]
         cut = excerpts[text] = snippet(text, self.anchor(text, best) if needs_anchor(text) else []) or None
         return cut
+
+
+def _has_form(strong: Mapping[str, float]) -> bool:
+    """Whether a term's strong hits hold another form of its word (scored below exact; an exact
+    hit is the word itself or a joined spelling of two query words)."""
+    return any(value < 1.0 for value in strong.values())
 
 
 def _corpus_hits(corpus: Corpus, word: str, weak: bool) -> dict[str, float]:

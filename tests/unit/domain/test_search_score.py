@@ -203,6 +203,18 @@ def test_a_version_counts_in_the_phrase_where_the_query_has_it() -> None:
     assert order("handover 3.1", "3.1 handover", "handover 3.1") == [1, 0]
 
 
+def test_a_word_the_records_hold_in_another_form_is_not_widened_to_its_neighbours() -> None:
+    # "audits" is in no record, "audit" is: "audio" (two edits) is not what was meant.
+    assert order("dock audits", "Docket and audio setup for the town hall", "Dock audit Leipzig") == [1]
+    # Without another form in the records, the typo neighbour still counts.
+    assert order("dock audits", "Docket and audio setup for the town hall") == [0]
+
+
+def test_a_plural_splits_as_its_singular_does() -> None:
+    # "email" stands in a record, so "emails" is not widened to "mail": it still finds "E-mail".
+    assert order("emails bouncing", "Bounce handling", "E-mail bounce handling", "Email archive")[:1] == [1]
+
+
 def test_the_phrase_skips_field_stopwords() -> None:
     # The query lost "of the"; the field keeps them, so they must not break the phrase.
     with_stopwords = field("budgt approvl", "budget of the approval")
