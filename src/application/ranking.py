@@ -38,6 +38,7 @@ from openproject_mcp.domain.search import (
 )
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 MAX_QUERY_WORDS: Final = 16
 MAX_SCORED_CHARACTERS: Final = 10_000
@@ -61,6 +62,11 @@ def _executor() -> ThreadPoolExecutor:
         if _pool is None:
             _pool = ThreadPoolExecutor(max_workers=RANKING_THREADS, thread_name_prefix="ranking")
         return _pool
+
+
+async def in_ranking_thread(work: Callable[[], R]) -> R:
+    """``work()`` on the ranking thread, off the event loop (text scans that may be long)."""
+    return await asyncio.get_running_loop().run_in_executor(_executor(), work)
 
 
 @dataclass(slots=True)

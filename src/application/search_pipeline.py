@@ -43,6 +43,7 @@ from openproject_mcp.application.ranking import (
     MAX_QUERY_WORDS,
     RankingLimits,
     bounded_texts,
+    in_ranking_thread,
     query_scorer,
     rank_read,
 )
@@ -58,7 +59,7 @@ from openproject_mcp.domain.search import (
     Ranking,
     TokenStore,
 )
-from openproject_mcp.domain.search.acronym import spelled_query
+from openproject_mcp.domain.search.acronym import acronym_like, spelled_query
 
 C = TypeVar("C")
 D = TypeVar("D")
@@ -166,11 +167,12 @@ async def run_search(
 
     shallow_ranking, shallow_texts = await first_ranking(scorer)
     readings: tuple[str, ...] = ()
-    if mode == "fuzzy" and shallow_ranking.unmatched_terms:
-        # A word no record holds may be an acronym the records spell out (ADR 0046).
-        spelled = spelled_query(
-            query, shallow_ranking.unmatched_terms, shallow_texts.distinct, max_words=MAX_QUERY_WORDS
-        )
+    unheld = scorer.unheld_terms() if mode == "fuzzy" else ()
+    if any(acronym_like(term, query) for term in unheld):
+        # A word no record holds may be an acronym the records spell out (ADR 0046); read on the
+        # ranking thread, as the texts may be many.
+        texts = shallow_texts.distinct
+        spelled = await in_ranking_thread(lambda: spelled_query(query, unheld, texts, max_words=MAX_QUERY_WORDS))
         if spelled is not None:
             spelled_text, readings = spelled
             scorer = query_scorer(spelled_text, mode, limits, tokens)

@@ -13,6 +13,8 @@ ACRONYM_LETTERS = range(3, 6)
 """An acronym has three to five letters: two are too often a word's initials by chance."""
 MAX_STOPWORDS_BETWEEN = 1
 """Stopwords skipped between two spelled-out words ("estimated time of arrival")."""
+MAX_ACRONYMS = 2
+"""Acronyms read per query: each costs a pass over the texts."""
 
 
 def acronym_like(term: str, query: str) -> bool:
@@ -28,39 +30,27 @@ def spelled_out(term: str, texts: Iterable[str]) -> tuple[str, ...] | None:
     them (the first found on a tie); ``None`` where no text does.
 
     Each word has two letters or more and is not a stopword; at most one stopword stands between
-    two of them; and the words open their text (a title: "Quarterly business review with KTL")
-    or each is written with a capital ("the Service Level Agreement"), as a name is, so that
-    words that merely happen to begin with those letters ("storage log affected") do not count.
-    A text counts a spelling once however often it holds it.
+    two of them; no punctuation or line break stands between them (a list of names is not one
+    name); and the words open their text (a title: "Quarterly business review with KTL") or each
+    is written with a capital ("the Service Level Agreement"), as a name is, so that words that
+    merely happen to begin with those letters ("storage log affected") do not count. A text
+    counts a spelling once however often it holds it. The capitals are found by one regular
+    expression per text, the opening in the text's first ``OPENING_CHARACTERS``.
     """
-    size = len(term)
+    capitals = _capitals_pattern(term)
     counts: Counter[tuple[str, ...]] = Counter()
     for text in texts:
-        if not _may_spell(term, text):
-            continue
-        tokens = tokenize(text)
         found: set[tuple[str, ...]] = set()
-        for start, token in enumerate(tokens):
-            value = token.value
-            if value[0] != term[0] or not _a_word(value):
-                continue
-            words = [token]
-            skipped = 0
-            for at in range(start + 1, len(tokens)):
-                following = tokens[at].value
-                if following in STOPWORDS:
-                    skipped += 1
-                    if skipped > MAX_STOPWORDS_BETWEEN:
-                        break
-                    continue
-                if following[0] != term[len(words)] or not _a_word(following):
-                    break
-                words.append(tokens[at])
-                skipped = 0
-                if len(words) == size:
-                    break
-            if len(words) == size and (start == 0 or all(text[w.start].isupper() for w in words)):
-                found.add(tuple(w.value for w in words))
+        opening = text.lstrip()[:1]
+        if opening and opening.lower() == term[0]:
+            words = _spelling(term, text[:OPENING_CHARACTERS].lstrip())
+            if words is not None:
+                found.add(words)
+        if term[0].upper() in text:
+            for match in capitals.finditer(text):
+                words = _spelling(term, match.group())
+                if words is not None:
+                    found.add(words)
         counts.update(found)
     if not counts:
         return None
@@ -68,10 +58,45 @@ def spelled_out(term: str, texts: Iterable[str]) -> tuple[str, ...] | None:
     return next(words for words, count in counts.items() if count == best)
 
 
-def _may_spell(term: str, text: str) -> bool:
-    """A cheap test: the text holds a word starting with the term's first letter, either case."""
-    first = term[0]
-    return first in text or first.upper() in text
+OPENING_CHARACTERS = 200
+"""How much of a text's beginning is read for a spelling that opens it."""
+_GAP = r"[ \t-]+"
+_BREAK = re.compile(r"[^ \t-]")
+
+
+def _capitals_pattern(term: str) -> re.Pattern[str]:
+    """Words starting with the term's letters in capitals, side by side, one word between allowed."""
+    parts = [rf"{letter.upper()}[^\W\d_]+" for letter in term]
+    between = rf"{_GAP}(?:[^\W\d_]+{_GAP})?"
+    return re.compile(r"(?<!\w)" + between.join(parts) + r"(?!\w)")
+
+
+def _spelling(term: str, text: str) -> tuple[str, ...] | None:
+    """The words at the start of ``text`` (a regular expression's match, or a text's opening) that
+    spell ``term``: stopwords skipped (one at a time), nothing but blanks or hyphens between."""
+    tokens = tokenize(text)
+    if not tokens or tokens[0].start != 0:
+        return None
+    words: list[str] = []
+    skipped = 0
+    previous_end = 0
+    for token in tokens:
+        if words and _BREAK.search(text, previous_end, token.start):
+            return None
+        previous_end = token.end
+        value = token.value
+        if words and value in STOPWORDS:
+            skipped += 1
+            if skipped > MAX_STOPWORDS_BETWEEN:
+                return None
+            continue
+        if value[0] != term[len(words)] or not _a_word(value):
+            return None
+        words.append(value)
+        skipped = 0
+        if len(words) == len(term):
+            return tuple(words)
+    return None
 
 
 def _a_word(value: str) -> bool:
@@ -95,9 +120,7 @@ def spelled_query(
     ``max_words`` significant words is not added (ranking would drop the query's last words)."""
     spelled = query
     readings: list[str] = []
-    for term in unmatched:
-        if not acronym_like(term, query):
-            continue
+    for term in [t for t in unmatched if acronym_like(t, query)][:MAX_ACRONYMS]:
         words = spelled_out(term, texts)
         if words is None:
             continue

@@ -250,8 +250,8 @@ def rank_records(
     """
     extracted = extract_texts(records, fields)
 
-    def ranked(words: str) -> Ranking[T]:
-        return QueryScorer(words, mode=mode).rank(
+    def ranked(scorer: QueryScorer) -> Ranking[T]:
+        return scorer.rank(
             extracted.records,
             fields,
             key=key,
@@ -261,12 +261,13 @@ def rank_records(
             extracted=extracted,
         )
 
-    ranking = ranked(query)
-    if mode == "fuzzy" and ranking.unmatched_terms:
+    scorer = QueryScorer(query, mode=mode)
+    ranking = ranked(scorer)
+    if mode == "fuzzy":
         # A word no record holds may be an acronym the records spell out (ADR 0046).
-        spelled = spelled_query(query, ranking.unmatched_terms, extracted.distinct)
+        spelled = spelled_query(query, scorer.unheld_terms(), extracted.distinct)
         if spelled is not None:
-            ranking = ranked(spelled[0])
+            ranking = ranked(QueryScorer(spelled[0], mode=mode))
     return ranking.hits
 
 
@@ -355,6 +356,15 @@ class QueryScorer:
         """Whether ranking ``text`` costs no tokenising: this scorer has its token values already,
         or its store had them (they are taken from there now)."""
         return not self.unknown((text,))
+
+    def unheld_terms(self) -> tuple[str, ...]:
+        """The query words that no text ranked so far holds verbatim or in another form (they may
+        still reach a prefix or a typo neighbour: ``sla`` in "Slack")."""
+        return tuple(
+            term.text
+            for term, strong in zip(self._terms, self._strong, strict=True)
+            if term.word is not None and term.fuzzy and not strong
+        )
 
     def unknown(self, texts: Iterable[str]) -> set[str]:
         """Those of ``texts`` whose ranking costs tokenising: neither held here nor in the store,

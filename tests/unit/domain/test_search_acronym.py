@@ -39,6 +39,21 @@ def test_words_that_merely_begin_with_the_letters_do_not() -> None:
     assert spelled_out("sla", ["The storage log affected the import."]) is None
 
 
+@pytest.mark.parametrize("text", ["Alpha, Beta. Charlie", "Alpha\nBeta\nCharlie", "Alpha; Beta Charlie"])
+def test_punctuation_or_a_line_break_between_the_words_spells_nothing(text: str) -> None:
+    assert spelled_out("abc", [text]) is None
+
+
+def test_a_hyphen_between_the_words_still_spells() -> None:
+    assert spelled_out("sla", ["The Service-Level Agreement"]) == ("service", "level", "agreement")
+
+
+def test_at_most_two_acronyms_are_read_per_query() -> None:
+    texts = ["Service Level Agreement", "Estimated Time of Arrival", "Quarterly Business Review"]
+    spelled = spelled_query("SLA ETA QBR", ["sla", "eta", "qbr"], texts)
+    assert spelled is not None and len(spelled[1]) == 2
+
+
 def test_one_stopword_may_stand_between_two_of_the_words_and_two_may_not() -> None:
     assert spelled_out("eta", ["Estimated Time of Arrival"]) == ("estimated", "time", "arrival")
     assert spelled_out("eta", ["Estimated Time of the Arrival"]) is None
@@ -79,6 +94,13 @@ def test_a_ranking_reads_an_acronym_no_record_holds_as_its_spelling() -> None:
     assert [r.record.id for r in ranked][:1] == [2]
     plain = rank_records(PAGES, "sla ferry operator", FIELDS, key=lambda p: p.id)
     assert [r.record.id for r in plain] == [1, 2]
+
+
+def test_a_prefix_or_typo_neighbour_does_not_stop_the_reading() -> None:
+    # "Slack" starts with "sla": still no record holds SLA itself or another form of it.
+    pages = [*PAGES, Page(3, "Slack channel for dispatch")]
+    ranked = rank_records(pages, "SLA ferry operator", FIELDS, key=lambda p: p.id)
+    assert [r.record.id for r in ranked][:1] == [2]
 
 
 def test_an_acronym_a_record_holds_is_not_spelled_out() -> None:
