@@ -169,7 +169,7 @@ async def run_search(
     readings: tuple[str, ...] = ()
     unheld = scorer.unheld_terms() if mode == "fuzzy" else ()
     if any(acronym_like(term, query) for term in unheld):
-        # A word no record holds may be an acronym the records spell out (ADR 0046); read on the
+        # A word no record holds may be an acronym the records spell out (ADRs 0046, 0050); read on the
         # ranking thread, as the texts may be many.
         texts = shallow_texts.distinct
         spelled = await in_ranking_thread(lambda: spelled_query(query, unheld, texts, max_words=MAX_QUERY_WORDS))
@@ -406,7 +406,7 @@ def _best_then_newest(spec: SearchSpec[C, D], hits: Sequence[Ranked[C]]) -> list
 
     Equal scores are common where one word is in many list fields (a person in every meeting, a
     recurring title); the reads in depth then go to the newest of them, as the backfill does,
-    not to the oldest ids (ADR 0043). The order of the answer is not this one: it stays the ranking's.
+    not to the oldest ids (ADR 0047). The order of the answer is not this one: it stays the ranking's.
     """
     recency, key = spec.recency, spec.key
     return [key(hit.record) for hit in sorted(hits, key=lambda hit: (-hit.score, _age(recency(hit.record))))]
