@@ -1,5 +1,5 @@
 """A query word no record holds, read as the words the records spell it with ("qbr" as
-"quarterly business review"), ADR 0046."""
+"quarterly business review"), ADRs 0046 and 0050."""
 
 from __future__ import annotations
 
