@@ -59,7 +59,7 @@ from openproject_mcp.domain.search import (
     Ranking,
     TokenStore,
 )
-from openproject_mcp.domain.search.acronym import acronym_like, spelled_query
+from openproject_mcp.domain.search.acronym import acronyms_in, spelled_query
 
 C = TypeVar("C")
 D = TypeVar("D")
@@ -167,12 +167,12 @@ async def run_search(
 
     shallow_ranking, shallow_texts = await first_ranking(scorer)
     readings: tuple[str, ...] = ()
-    unheld = scorer.unheld_terms() if mode == "fuzzy" else ()
-    if any(acronym_like(term, query) for term in unheld):
+    acronyms = acronyms_in(query, scorer.unheld_terms()) if mode == "fuzzy" else []
+    if acronyms:
         # A word no record holds may be an acronym the records spell out (ADRs 0046, 0050); read on the
         # ranking thread, as the texts may be many.
         texts = shallow_texts.distinct
-        spelled = await in_ranking_thread(lambda: spelled_query(query, unheld, texts, max_words=MAX_QUERY_WORDS))
+        spelled = await in_ranking_thread(lambda: spelled_query(query, acronyms, texts, max_words=MAX_QUERY_WORDS))
         if spelled is not None:
             spelled_text, readings = spelled
             scorer = query_scorer(spelled_text, mode, limits, tokens)

@@ -15,6 +15,10 @@ MAX_STOPWORDS_BETWEEN = 1
 """Stopwords skipped between two spelled-out words ("estimated time of arrival")."""
 MAX_ACRONYMS = 2
 """Acronyms read per query: each costs a pass over the texts."""
+OPENING_CHARACTERS = 200
+"""How much of a text's beginning is read for a spelling that opens it."""
+_GAP = r"[ \t-]+"
+_BREAK = re.compile(r"[^ \t-]")
 
 
 def acronym_like(term: str, query: str) -> bool:
@@ -23,6 +27,11 @@ def acronym_like(term: str, query: str) -> bool:
     if len(term) not in ACRONYM_LETTERS or not (term.isascii() and term.isalpha()):
         return False
     return re.search(rf"(?<!\w){term.upper()}(?!\w)", query) is not None
+
+
+def acronyms_in(query: str, terms: Iterable[str]) -> list[str]:
+    """The ``terms`` that the query types as acronyms, the first ``MAX_ACRONYMS`` of them."""
+    return [term for term in terms if acronym_like(term, query)][:MAX_ACRONYMS]
 
 
 def spelled_out(term: str, texts: Iterable[str]) -> tuple[str, ...] | None:
@@ -56,12 +65,6 @@ def spelled_out(term: str, texts: Iterable[str]) -> tuple[str, ...] | None:
         return None
     best = max(counts.values())
     return next(words for words, count in counts.items() if count == best)
-
-
-OPENING_CHARACTERS = 200
-"""How much of a text's beginning is read for a spelling that opens it."""
-_GAP = r"[ \t-]+"
-_BREAK = re.compile(r"[^ \t-]")
 
 
 def _capitals_pattern(term: str) -> re.Pattern[str]:
@@ -120,7 +123,7 @@ def spelled_query(
     ``max_words`` significant words is not added (ranking would drop the query's last words)."""
     spelled = query
     readings: list[str] = []
-    for term in [t for t in unmatched if acronym_like(t, query)][:MAX_ACRONYMS]:
+    for term in acronyms_in(query, unmatched):
         words = spelled_out(term, texts)
         if words is None:
             continue

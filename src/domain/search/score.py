@@ -49,17 +49,25 @@ def _has_digit(token: str) -> bool:
     return not token.isalpha() and any(char.isdigit() for char in token)
 
 
-def padded_number(query_token: str, field_token: str) -> bool:
-    """Whether the field token is the query's number written with leading zeros: ``0012`` for
-    ``12`` (ids are padded; the query drops the zeros). The query number has at least two digits
-    (``07`` is in every date) and no zero of its own in front; a padded query number (``0012``)
-    meets only itself, not the ``12`` of a version ``3.12``."""
+def _may_be_padded(query_token: str) -> bool:
+    """A number that ids may write with leading zeros: two ASCII digits or more (``07`` is in
+    every date), no zero of its own in front (a padded query number, ``0012``, meets only
+    itself, not the ``12`` of a version ``3.12``)."""
     return (
-        len(field_token) > len(query_token) >= MIN_NUMBER_DIGITS
+        len(query_token) >= MIN_NUMBER_DIGITS
         and query_token[0] != "0"
-        and field_token.endswith(query_token)
         and query_token.isascii()
         and query_token.isdigit()
+    )
+
+
+def padded_number(query_token: str, field_token: str) -> bool:
+    """Whether the field token is the query's number written with leading zeros: ``0012`` for
+    ``12`` (ids are padded; the query drops the zeros)."""
+    return (
+        len(field_token) > len(query_token)
+        and field_token.endswith(query_token)
+        and _may_be_padded(query_token)
         and not field_token[: len(field_token) - len(query_token)].strip("0")
     )
 
@@ -268,7 +276,7 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
     if length < MIN_FUZZY_LENGTH or _has_digit(query_token):
         tokens = vocabulary.tokens if isinstance(vocabulary, Lexicon) else vocabulary
         found = {query_token: 1.0} if query_token in tokens else {}
-        if len(query_token) >= MIN_NUMBER_DIGITS and query_token[0] != "0" and query_token.isdigit():
+        if _may_be_padded(query_token):
             # The number's padded forms hold it.
             holding = vocabulary.containing(query_token) if isinstance(vocabulary, Lexicon) else tokens
             found.update((token, STEM_SCORE) for token in holding if padded_number(query_token, token))
