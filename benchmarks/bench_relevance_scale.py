@@ -1,9 +1,9 @@
-"""Relevance at scale: about 215 assistant queries against a generated company workspace, through the MCP tools.
+"""Relevance at scale: 255 assistant queries against a generated company workspace, through the MCP tools.
 
 The workspace is ``benchmarks.scale_corpus`` (about 1,500 work packages over two years, 330
 meetings, 90 wiki pages, filler text from several domains so common words are common). About
-120 target records are planted inside it, at ids (and so ages) spread over its history, next to
-near-miss decoys, and one case per target asks for it the way an assistant would; 95 cases ask
+210 records are planted inside it (targets and their near-miss decoys), at ids (and so ages)
+spread over its history, and one case per target asks for it the way an assistant would; 95 cases ask
 targets again another way. Categories:
 
 - whole questions ("what did we decide about the hiring freeze"), stopword-heavy questions;
@@ -18,7 +18,9 @@ targets again another way. Categories:
   oldest meetings, a meeting found by a participant's name; and gibberish (nothing may come back);
 - the same targets asked another way (requests, short forms, other orders, forms and spellings),
   written after the first 119 cases (46, then 49 more kept as first written), so they measure
-  how the rules carry over to new phrasings.
+  how the rules carry over to new phrasings;
+- a third batch: 41 cases over 28 new records (with 13 older near misses), written by someone who
+  had not read the ranking code and kept as first written (ADR 0051 records what they found).
 
 Every case is one ``tools/call`` of ``openproject_search_work_packages``, ``..._meetings`` or
 ``..._wiki_pages`` through the MCP server, with cold caches (a fresh ``Application`` per case),
@@ -369,6 +371,113 @@ WORK_PACKAGE_TARGETS: dict[int, WorkPackagePlant] = {
         {"project": "hr", "type_name": "Bug"},
     ),
     320: ("Shared drive for the customs desk is full", "", (), {"project": "infra"}),
+    # A third batch of targets, each beside an older near miss where one fits.
+    1466: (
+        "Apple Pay button missing in Safari checkout",
+        "Since Safari 19.2 the Apple Pay button does not render on the checkout page; Chrome and the iOS app are fine.",
+        (),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1460: ("Google Pay button on the checkout page", "Show the button on Android Chrome only.", (), {"project": "pay"}),
+    805: (
+        "Rate limiting for the public tracking API",
+        "Limit each API key with rate_limit_per_minute = 600 and answer 429 with a Retry-After header.",
+        (),
+        {"project": "portal"},
+    ),
+    790: ("Public tracking API documentation", "", (), {"project": "portal"}),
+    1342: (
+        "Consolidate duplicate customer accounts in the portal",
+        "Merchants with two logins see two order histories; merge the accounts by VAT ID.",
+        (),
+        {"project": "portal"},
+    ),
+    1310: ("Duplicate customer accounts report", "", (), {"project": "portal"}),
+    720: (
+        "Payroll export to DATEV for the Leipzig office",
+        "DATEV wants one Lohnabrechnung file per cost centre; Frau Schäfer from accounting checks the first run.",
+        (),
+        {"project": "hr"},
+    ),
+    705: ("Payroll export for the Lyon office", "", (), {"project": "hr"}),
+    1478: (
+        "Klarna reconciliation breaks on partial captures",
+        "Partial captures show up as two lines in the Klarna settlement file; the matcher expects one line per order.",
+        (),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1470: (
+        "Klarna settlement file import",
+        "Daily import of the Klarna settlement file into the ledger.",
+        (),
+        {"project": "pay"},
+    ),
+    950: (
+        "Upgrade Kubernetes to 1.33 on the staging cluster",
+        "Drain one node pool at a time; check the removed APIs first.",
+        (),
+        {"project": "infra"},
+    ),
+    930: ("Upgrade Kubernetes to 1.32 on the staging cluster", "", (), {"project": "infra"}),
+    1172: (
+        "Re-index the portal search after the CMS switch",
+        "The FAQ section and the saved reports are missing from the search results since the move.",
+        (),
+        {"project": "portal"},
+    ),
+    1165: ("Search index size for the portal", "", (), {"project": "portal"}),
+    95: (
+        "Bonded storage at the Gdańsk depot",
+        "Renewal of the bonded storage authorisation.",
+        (
+            "The customs office raised the guarantee to 250,000; our bank guarantee for the customs bond runs out "
+            "in December.",
+        ),
+        {"project": "logi", "updated": ago(2024, 9, 12), "status": "Closed"},
+    ),
+    1390: (
+        "Driver app drains battery with GPS tracking on",
+        "On Android 14 drivers lose about 30% battery per shift; location updates run every second.",
+        (),
+        {"project": "mob", "type_name": "Bug"},
+    ),
+    1375: ("Battery level in the driver checklist", "", (), {"project": "mob"}),
+    1226: (
+        "Société Générale payout files move to a new format",
+        "Société Générale accepts only pain.001.001.09 from November; the payout batch job must switch.",
+        (),
+        {"project": "pay"},
+    ),
+    1215: (
+        "Payout file format for Deutsche Bank",
+        "Deutsche Bank stays on pain.001.001.03 for now.",
+        (),
+        {"project": "pay"},
+    ),
+    1488: (
+        "Add Swish as a payment method for Sweden",
+        "Swish through the PSP gateway; the merchant agreement with the bank is signed.",
+        (),
+        {"project": "pay", "type_name": "Feature"},
+    ),
+    640: (
+        "Dangerous goods labels for lithium batteries",
+        "UN3481 shipments need the lithium battery mark and a 24-hour emergency number on the label.",
+        (),
+        {"project": "logi"},
+    ),
+    625: (
+        "Lithium battery storage in Hall B",
+        "Fire-rated cabinets for the returned scanner batteries.",
+        (),
+        {"project": "logi"},
+    ),
+    1312: (
+        "Idempotency-Key header ignored on POST /payouts",
+        "A retry with the same Idempotency-Key creates a second payout batch.",
+        (),
+        {"project": "pay", "type_name": "Bug"},
+    ),
 }
 
 # Meetings: id -> (title, agenda items as (title, notes, outcomes), options). Meeting 1 is June 2024, 330 May 2026.
@@ -575,11 +684,103 @@ MEETING_TARGETS: dict[int, MeetingPlant] = {
         (("Questions", "Questions about the bonus scheme.", ("The bonus is paid out with the June payroll.",)),),
         {},
     ),
+    # A third batch of targets, each beside an older near miss where one fits.
+    236: (
+        "Black Friday war room",
+        (
+            (
+                "Traffic forecast",
+                "Last year checkout peaked at nine times the normal traffic.",
+                ("The autoscaling floor goes up to 12 pods on 24 November.",),
+            ),
+            ("Support rota", "Customer success doubles the chat staff.", ()),
+        ),
+        {"project": "portal"},
+    ),
+    84: (
+        "Black Friday retrospective",
+        (("What went well", "Checkout held up; the carrier API was slow.", ()),),
+        {"project": "portal"},
+    ),
+    255: (
+        "Customs broker selection",
+        (
+            (
+                "Shortlist",
+                "Van der Berg Customs and Maasport Brokers.",
+                ("Decided: Maasport Brokers from Q2; Van der Berg keeps the Norway lanes.",),
+            ),
+        ),
+        {"project": "logi", "location": "Maasvlakte office"},
+    ),
+    245: (
+        "Customs broker invoices",
+        (("Open invoices", "Two invoices from Van der Berg are disputed.", ()),),
+        {"project": "logi"},
+    ),
+    140: (
+        "Works council jour fixe",
+        (
+            (
+                "Vier-Tage-Woche",
+                "Herr Jäger asked for a four-day week pilot in the Leipzig warehouse.",
+                ("Agreed: a pilot for the early shift from September.",),
+            ),
+        ),
+        {"project": "hr"},
+    ),
+    90: (
+        "Incident review",
+        (
+            (
+                "Outage on 2 December: Redis failover",
+                "Sentinel promoted a replica that was 40 s behind.",
+                ("Action: set min-replicas-to-write 1 on the Redis cluster.",),
+            ),
+        ),
+        {"project": "infra"},
+    ),
+    86: ("Incident review", (("Redis cluster memory", "Eviction policy discussion.", ()),), {"project": "infra"}),
+    322: (
+        "Payments weekly sync",
+        (
+            (
+                "PSD3 readiness",
+                "The draft narrows the SCA exemption for low-value payments.",
+                ("Legal sends a gap analysis by the end of June.",),
+            ),
+        ),
+        {"project": "pay", "location": "Room Kiruna"},
+    ),
+    300: (
+        "Payments weekly sync",
+        (("PSD2 exemptions", "Statistics on low-value exemptions.", ()),),
+        {"project": "pay"},
+    ),
+    190: (
+        "Mobile release review",
+        (
+            (
+                "Release 4.0 go/no-go",
+                "Crash-free sessions at 99.2% in the beta.",
+                ("Go for 4.0 on Tuesday; the tablet layout waits for 4.1.",),
+            ),
+        ),
+        {"project": "mob"},
+    ),
+    186: (
+        "Mobile release review",
+        (("Release 4.0 scope", "Which features make it into 4.0.", ()),),
+        {"project": "mob"},
+    ),
 }
 # Meetings found by a participant's name: people who attend this one meeting only.
 PARTICIPANT_TARGETS: dict[int, tuple[str, str]] = {
     70: ("Oksana Kovalenko", "okovalenko"),
     185: ("Rafael Quintero", "rquintero"),
+    # A third batch.
+    118: ("Łukasz Wójcik", "lwojcik"),
+    270: ("Anaïs Lefort", "alefort"),
 }
 
 # Wiki pages: id -> (title, text). Released OpenProject versions show titles only.
@@ -639,6 +840,38 @@ WIKI_TARGETS: dict[int, tuple[str, str]] = {
     5: ("Incoterms glossary", "DAP, DDP and FCA as we use them in carrier bookings."),
     29: ("Parking garage access", "The garage under the Leipzig office opens at 6:00."),
     84: ("Locked out of your account?", "If you are locked out, the service desk resets the password in ten minutes."),
+    # A third batch of targets (and two near misses).
+    83: (
+        "Returns of hazardous goods",
+        "Damaged lithium batteries are never sent back by parcel; the carrier collects them in a UN-approved drum.",
+    ),
+    87: (
+        "On-call compensation",
+        "Each on-call week pays a flat 350 EUR, plus 50 EUR for every call-out outside office hours.",
+    ),
+    88: ("On-call rota swaps", "Swap weeks in the rota tool and tell the incident commander."),
+    89: (
+        "VAT OSS filing",
+        "The One-Stop-Shop return for EU distance sales is filed every quarter by the 20th of the next month.",
+    ),
+    90: (
+        "Forklift licence renewals",
+        "Licences are renewed every five years; the training centre books the practical test.",
+    ),
+    51: (
+        "Grafana alert routing",
+        "Alerts labelled team=payments go to the payments on-call channel; severity=critical also pages the on-call "
+        "engineer.",
+    ),
+    14: (
+        "Müllabfuhr at the Leipzig warehouse",
+        "Cardboard is collected on Tuesdays; broken pallets go to the recycling yard.",
+    ),
+    31: (
+        "GDPR Art. 15 data access requests",
+        "A copy of the personal data goes out within 30 days; the portal API exports the account as JSON.",
+    ),
+    34: ("GDPR Art. 17 erasure requests", "Accounts are deleted within 30 days unless an invoice is still open."),
 }
 
 
@@ -891,6 +1124,65 @@ def _cases() -> tuple[Case, ...]:
         Case(REPHRASED, WIKI, "python 3.12", 82, (), ("python 3.12",)),
         Case(REPHRASED, WIKI, "weissenfels", 38, (), ("weißenfels",), text),
         Case(REPHRASED, WIKI, "incoterm", 5, (), ("incoterms",)),
+        # A third batch: new records and phrasings, kept as first written.
+        Case(QUESTION, WP, "why is the apple pay button not showing on safari", 1466, (), ("apple pay button",)),
+        Case(TECH, WP, "ApplePay button safari checkout", 1466, (), ("apple pay button",)),
+        Case(TECH, WP, "rate-limit on the public tracking api", 805, (), ("rate limiting", "tracking api")),
+        Case(TECH, WP, "rate_limit_per_minute", 805, (), ("rate_limit_per_minute",)),
+        Case(FORMS, WP, "clients getting rate limited on the tracking API", 805, (), ("rate limiting",)),
+        Case(FORMS, WP, "consolidating duplicate customer accounts", 1342, (), ("consolidate duplicate",)),
+        Case(GERMAN, WP, "Schaefer DATEV payroll export", 720, (), ("schäfer",)),
+        Case(GERMAN, WP, "lohnabrechnung datev", 720, (), ("lohnabrechnung",)),
+        Case(TYPO, WP, "klarna partail captures", 1478, (), ("partial captures",)),
+        Case(
+            QUESTION,
+            WP,
+            "find the ticket about klarna reconciliation breaking on partial captures",
+            1478,
+            (),
+            ("partial captures",),
+        ),
+        Case(VERSION, WP, "upgrade kubernetes to 1.33", 950, (), ("1.33",)),
+        Case(TECH, WP, "reindex portal search", 1172, (), ("re-index",)),
+        Case(OLD, WP, "bank guarantee customs bond", 95, (), ("bank guarantee",)),
+        Case(STOP, WP, "is there anything about the driver app draining the battery", 1390, (), ("drains battery",)),
+        Case(GERMAN, WP, "societe generale payout file", 1226, (), ("société générale",)),
+        Case(VERSION, WP, "pain.001.001.09", 1226, (), ("pain.001.001.09",)),
+        Case(QUESTION, WP, "can you find the ticket about adding Swish for Sweden", 1488, (), ("swish",)),
+        Case(VERSION, WP, "UN3481", 640, (), ("un3481",)),
+        Case(
+            QUESTION, WP, "what labels do we need when shipping lithium batteries", 640, (), ("dangerous goods labels",)
+        ),
+        Case(TECH, WP, "idempotencyKey header ignored payouts", 1312, (), ("idempotency-key",)),
+        Case(PHRASE, MEET, "black friday war room", 236, (), ("war room",)),
+        Case(
+            QUESTION,
+            MEET,
+            "when do we raise the autoscaling floor for black friday",
+            236,
+            (),
+            ("autoscaling floor",),
+            agenda,
+        ),
+        Case(FORMS, MEET, "which customs broker did we select", 255, (), ("customs broker", "selection")),
+        Case(QUESTION, MEET, "find the meeting we had at the Maasvlakte office", 255, (), ("maasvlakte",)),
+        Case(GERMAN, MEET, "Jaeger four-day week pilot", 140, (), ("jäger",), agenda),
+        Case(OLD, MEET, "redis sentinel failover outage", 90, (), ("sentinel",), agenda),
+        Case(TECH, MEET, "min_replicas_to_write", 90, (), ("min-replicas-to-write",), agenda),
+        Case(GERMAN, MEET, "meetings with Lukasz Wojcik", 118, (), ("wójcik",), people),
+        Case(GERMAN, MEET, "Anais Lefort", 270, (), ("anaïs",), people),
+        Case(VERSION, MEET, "psd3 gap analysis", 322, (), ("psd3",), agenda),
+        Case(STOP, MEET, "so did we end up giving the go for the 4.0 release or not", 190, (), ("go for 4.0",), agenda),
+        Case(QUESTION, WIKI, "how do customers return damaged lithium batteries", 83, (), ("damaged lithium",), text),
+        Case(QUESTION, WIKI, "what is the on call pay per call out", 87, (), ("call-out",), text),
+        Case(TECH, WIKI, "oncall compensation", 87, (), ("on-call compensation",)),
+        Case(QUESTION, WIKI, "when is the one stop shop vat return due", 89, (), ("one-stop-shop",), text),
+        Case(TYPO, WIKI, "vat oss filling", 89, (), ("vat oss filing",)),
+        Case(FORMS, WIKI, "renewing forklift licenses", 90, (), ("forklift licence renewals",)),
+        Case(FORMS, WIKI, "how are grafana alerts routed", 51, (), ("grafana alert routing",)),
+        Case(TECH, WIKI, "severity=critical paging", 51, (), ("severity=critical",), text),
+        Case(GERMAN, WIKI, "muellabfuhr leipzig warehouse", 14, (), ("müllabfuhr",)),
+        Case(VERSION, WIKI, "gdpr art 15 data export", 31, (), ("art. 15",)),
     )
 
 
