@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from openproject_mcp.domain.search import query_spellings, shared_beginning
+from openproject_mcp.domain.search import query_spellings, shared_beginning, split_versions
 
 T = TypeVar("T")
 
@@ -18,10 +18,17 @@ SUBJECT_LEG_SIZE = 100
 RECENCY_WINDOW = 250
 # Where a lower-case letter meets an upper-case one inside a word (``max|Connections``).
 _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
+# A leg stops before a spelling the server does not fold (``ß``/``ss``, a letter with an accent)
+# when at least this many letters are left before it (ADR 0051).
+MIN_SPELLING_CUT = 6
 
 
 def full_text_terms(query: str) -> tuple[str, ...]:
-    """The words worth one server-side full-text request each: longest first, at most four.
+    """The words worth one server-side full-text request each: the query's versions, then its
+    words longest first, at most four in all.
+
+    A version is sent as its numbers (``v2.14.1`` as ``2.14.1``, which also finds ``v2.14.1``):
+    its parts are too short to be legs of their own, and the whole is specific (ADR 0051).
 
     The words are ranking's (``query_tokens``: stopwords left out unless the query holds nothing
     else), each spelled as the query spells it: the server matches case-insensitively but not
@@ -30,8 +37,9 @@ def full_text_terms(query: str) -> tuple[str, ...]:
     containment: ``migrate`` as ``migr`` also finds ``migration``. A camel-case word is sent as
     its parts (``maxConnections``: ``Connect`` and ``max``).
     """
+    versions, words = split_versions(query)
     spelled: dict[str, str] = {}
-    for value, typed in query_spellings(query).items():
+    for value, typed in query_spellings(words).items():
         parts = _CAMEL_HUMP.split(typed)
         if len(parts) > 1 and typed.lower() == value:
             # ``maxConnections``: the server holds it as one word, or as ``max_connections`` or
@@ -40,18 +48,29 @@ def full_text_terms(query: str) -> tuple[str, ...]:
         else:
             spelled[value] = typed
     terms = sorted((value for value in spelled if len(value) >= 3), key=lambda value: (-len(value), value))
-    sent = (leg_spelling(value, spelled[value]) for value in terms[:MAX_FULL_TEXT_LEGS])
-    return tuple(dict.fromkeys(sent))
+    sent = versions[:MAX_FULL_TEXT_LEGS]
+    words_sent = (leg_spelling(value, spelled[value]) for value in terms[: MAX_FULL_TEXT_LEGS - len(sent)])
+    return tuple(dict.fromkeys([*sent, *words_sent]))
 
 
 def leg_spelling(value: str, typed: str) -> str:
     """What a full-text leg sends for one query word (``value``, folded; ``typed``, as the query
     spells it): the typed word cut to the beginning every form of it shares, where the typed word
     folds letter for letter (otherwise the typed word, whole: cutting ``Straße`` or ``Müller``
-    by the folded word's letters could cut at the wrong place)."""
+    by the folded word's letters could cut at the wrong place).
+
+    The server compares letters as written (``ß`` is not ``ss``, ``ü`` not ``u``), so where six
+    letters or more come before the first letter that may be written another way — a non-ASCII
+    letter, or an ``ss`` that may be written ``ß`` — the leg sends only those: ``Bahnhofstraße``
+    and ``Bahnhofstrasse`` are both sent as ``Bahnhofstra``, which finds either spelling. A
+    shorter beginning is too common a string to search for (``Stra``), so ``Straße`` is sent whole.
+    """
     if typed.lower() != value:
-        return typed
-    return typed[: shared_beginning(value)]
+        unfolded = next((at for at, char in enumerate(typed) if not char.isascii()), len(typed))
+        return typed[:unfolded] if unfolded >= MIN_SPELLING_CUT else typed
+    sent = typed[: shared_beginning(value)]
+    double_s = sent.lower().find("ss")
+    return sent[:double_s] if double_s >= MIN_SPELLING_CUT else sent
 
 
 def all_words_term(terms: tuple[str, ...]) -> str | None:

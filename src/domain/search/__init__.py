@@ -7,6 +7,7 @@ the rules and why they are what they are.
 
 from openproject_mcp.domain.search.distance import bounded_distance
 from openproject_mcp.domain.search.normalize import Token, normalize, query_spellings, query_tokens, tokenize
+from openproject_mcp.domain.search.query import split_versions
 from openproject_mcp.domain.search.rank import (
     DEFAULT_MIN_SCORE,
     Corpus,
@@ -59,6 +60,7 @@ __all__ = [
     "score_token",
     "shared_beginning",
     "snippet",
+    "split_versions",
     "stem_keys",
     "tokenize",
 ]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from openproject_mcp.domain.search.normalize import STOPWORDS, tokenize
 
-__all__ = ["MIN_FUZZY_QUERY_LENGTH", "QueryPlan", "Term", "plan_query"]
+__all__ = ["MIN_FUZZY_QUERY_LENGTH", "QueryPlan", "Term", "plan_query", "split_versions"]
 
 # Edit distance means nothing for one or two characters; such queries match whole words.
 MIN_FUZZY_QUERY_LENGTH = 3
@@ -47,6 +47,16 @@ class QueryPlan:
     @property
     def words(self) -> tuple[str, ...]:
         return tuple(term.word for term in self.terms if term.word is not None)
+
+
+def split_versions(query: str) -> tuple[tuple[str, ...], str]:
+    """The query's version strings (their numbers, without a ``v``: ``v2.14.1`` gives ``2.14.1``),
+    distinct, in order; and the query with each of them blanked to spaces of the same length."""
+    found = [(match.start(), match.end(), match.group(1)) for match in _VERSION.finditer(query)]
+    rest = query
+    for start, end, _ in reversed(found):
+        rest = rest[:start] + " " * (end - start) + rest[end:]
+    return tuple(dict.fromkeys(numbers for _, _, numbers in found)), rest
 
 
 def plan_query(query: str, needle: str) -> QueryPlan:

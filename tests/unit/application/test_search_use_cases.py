@@ -125,6 +125,43 @@ async def test_the_full_text_legs_find_an_old_comment_holding_another_form_of_a_
     assert page.elements[0].matched_fields == ("comments",)
 
 
+@pytest.mark.parametrize(
+    ("query", "comment"),
+    [
+        ("Bahnhofstraße", "The driver could not find Bahnhofstrasse 12."),
+        ("hauptstrasse", "Validation rejects Hauptstraße 4 in Leipzig."),
+        ("Friedrichstrasse", "Friedrichstraße is missing from the zone list."),
+    ],
+)
+async def test_the_full_text_legs_find_an_old_comment_spelling_a_german_word_the_other_way(
+    tmp_path: Path, query: str, comment: str
+) -> None:
+    # The server compares letters as written (ß is not ss): the leg sends the beginning both
+    # spellings share ("Bahnhofstra"), not the word as typed.
+    path = write(tmp_path, crowded_work_packages(400, {1: comment}))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest(query))
+    assert [e.work_package.id for e in page.elements][:1] == [1]
+    assert page.elements[0].matched_fields == ("comments",)
+
+
+@pytest.mark.parametrize(
+    ("query", "comment"),
+    [
+        ("when did the 4.0 go-live happen", "Go for 4.0 on Tuesday."),
+        ("crash in v2.14.1", "Reproduced on 2.14.1 only."),
+    ],
+)
+async def test_the_full_text_legs_send_a_querys_version_whole(tmp_path: Path, query: str, comment: str) -> None:
+    # A version's numbers are too short to be legs of their own; sent whole, the version finds an
+    # old comment no other word of the query reaches.
+    path = write(tmp_path, crowded_work_packages(400, {1: comment}))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest(query))
+    assert [e.work_package.id for e in page.elements][:1] == [1]
+    assert page.elements[0].matched_fields == ("comments",)
+
+
 async def test_a_question_finds_an_old_subject_holding_its_words_where_every_full_text_leg_is_saturated(
     tmp_path: Path,
 ) -> None:
