@@ -374,6 +374,8 @@ CORPUS: tuple[Record, ...] = (
     Record(539, "wiki_page", "Service Level Agreement with the ferry operator", "Answers within four hours."),
     Record(540, "work_package", "Tour guides for the summer season", "Contracts run from June to August."),
     Record(541, "work_package", "Weekly rotations for tour guides", "Each guide swaps routes on Monday."),
+    Record(542, "work_package", "New API key for the coach operator", "The old key expired on Friday."),
+    Record(543, "work_package", "Rotate the API keys every year", "Keys older than a year are revoked."),
 )
 
 
@@ -473,6 +475,7 @@ RELEVANCE_CASES: tuple[RelevanceCase, ...] = (
             ("installing the kiosk printers", 530, "installing ~ installation (a doubled consonant)"),
             ("cancelled coach bookings", 532, "cancelled ~ cancellation (a doubled consonant)"),
             ("rotate tour guides", 541, "rotate ~ rotations (a short root keeps its 'at')"),
+            ("expired api keys", 542, "keys ~ key (a four-letter plural)"),
         )
     ),
     # ---- coverage by information: a common word counts little, an unknown one not at all

@@ -94,11 +94,22 @@ def _inflection(word: str) -> str:
         base = _undouble(word[:-2])
     elif word.endswith("es") and len(word) > 4 and word[-3] in "sxz":
         base = word[:-2]  # boxes, fixes, statuses
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 4:
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and _may_be_plural(word):
         base = word[:-1]
     if base.endswith("y") and len(base) > MIN_STEM_LENGTH and base[-2] not in _VOWELS:
         base = base[:-1] + "i"  # policy ~ policies ~ polici
     return _trim_e(base)
+
+
+# Four-letter words ending in ``s`` that are no plural of a three-letter word (``news`` is not
+# ``new``s); any other four-letter one is (``logs``, ``jobs``, ``keys``, ``pays``: ADR 0052).
+_NOT_PLURALS = frozenset({"alas", "bias", "does", "goes", "hers", "lens", "news", "oops", "ours", "this"})
+
+
+def _may_be_plural(word: str) -> bool:
+    """Whether a word ending in ``s`` (not ``ss``, ``us``, ``is``) may be a plural: from five
+    letters, and a four-letter word unless it is one of ``_NOT_PLURALS``."""
+    return len(word) > 4 or (len(word) == 4 and word not in _NOT_PLURALS)
 
 
 def _undouble(stem: str) -> str:
@@ -233,6 +244,8 @@ def shared_beginning(word: str) -> int:
     the whole word (``hiring``: its key ``hir`` is too short). A German variant's key
     (``mueller`` -> ``muller``) shares too little to count.
     """
+    if len(word) <= 4 and word.endswith("s"):
+        return len(word)  # ``logs``: its singular ``log`` is inside too many words (``blog``, ``login``)
     least = 3 if len(word) <= 4 else 4
     shared = len(word)
     for key in stem_keys(word):

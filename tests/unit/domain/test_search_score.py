@@ -16,7 +16,7 @@ from openproject_mcp.domain.search import (
     score_field,
     score_token,
 )
-from openproject_mcp.domain.search.score import Lexicon, vocabulary_hits
+from openproject_mcp.domain.search.score import PREFIX_SCORE, Lexicon, vocabulary_hits
 
 
 @pytest.mark.parametrize(
@@ -58,6 +58,12 @@ from openproject_mcp.domain.search.score import Lexicon, vocabulary_hits
         ("locating", "location", STEM_SCORE),
         ("creation", "create", STEM_SCORE),
         ("stats", "station", 0.0),
+        # A four-letter plural meets its three-letter word (ADR 0052); "news" is no plural.
+        ("logs", "log", STEM_SCORE),
+        ("job", "jobs", STEM_SCORE),
+        ("keys", "key", STEM_SCORE),
+        ("pay", "pays", STEM_SCORE),
+        ("new", "news", PREFIX_SCORE),
         # A query token holding a digit matches only itself; digits are never edit-matched.
         ("0012", "0011", 0.0),
         ("0012", "0012", 1.0),
@@ -208,6 +214,13 @@ def test_a_word_the_records_hold_in_another_form_is_not_widened_to_its_neighbour
     assert order("dock audits", "Docket and audio setup for the town hall", "Dock audit Leipzig") == [1]
     # Without another form in the records, the typo neighbour still counts.
     assert order("dock audits", "Docket and audio setup for the town hall") == [0]
+
+
+def test_a_four_letter_plural_meets_its_singular_and_no_prefix_neighbour() -> None:
+    # "pays" holds "pay" in another form, so "pay" is not widened to "payouts" (a prefix).
+    assert order("on call pay per call out", "Marketplace payouts per seller", "On-call week pays 350 EUR")[:1] == [1]
+    # "partner", "api" and "keys" all stand in the second record, "key" in its singular.
+    assert order("partner api keys", "Rotate the API keys", "New API key for the partner")[:1] == [1]
 
 
 def test_a_plural_splits_as_its_singular_does() -> None:
