@@ -106,6 +106,16 @@ async def test_the_full_text_legs_spell_a_word_as_the_query_does(tmp_path: Path)
     assert [e.work_package.id for e in page.elements] == [1]
 
 
+async def assert_found_through_an_old_comment(tmp_path: Path, query: str, comment: str) -> None:
+    """The oldest of 400 work packages, outside the recent window, holds ``comment``: a full-text
+    leg of ``query`` must bring it in, and it must come first, matched in its comments."""
+    path = write(tmp_path, crowded_work_packages(400, {1: comment}))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest(query))
+    assert [e.work_package.id for e in page.elements][:1] == [1]
+    assert page.elements[0].matched_fields == ("comments",)
+
+
 @pytest.mark.parametrize(
     ("query", "comment"),
     [
@@ -118,11 +128,7 @@ async def test_the_full_text_legs_find_an_old_comment_holding_another_form_of_a_
     tmp_path: Path, query: str, comment: str
 ) -> None:
     # The server matches by containment: "migrate" is not in "migration", but "migr" is.
-    path = write(tmp_path, crowded_work_packages(400, {1: comment}))
-    search = await use_case(dataset_settings(path), SearchWorkPackages)
-    page = await search.execute(SearchWorkPackagesRequest(query))
-    assert [e.work_package.id for e in page.elements][:1] == [1]
-    assert page.elements[0].matched_fields == ("comments",)
+    await assert_found_through_an_old_comment(tmp_path, query, comment)
 
 
 @pytest.mark.parametrize(
@@ -138,11 +144,7 @@ async def test_the_full_text_legs_find_an_old_comment_spelling_a_german_word_the
 ) -> None:
     # The server compares letters as written (ß is not ss): the leg sends the beginning both
     # spellings share ("Bahnhofstra"), not the word as typed.
-    path = write(tmp_path, crowded_work_packages(400, {1: comment}))
-    search = await use_case(dataset_settings(path), SearchWorkPackages)
-    page = await search.execute(SearchWorkPackagesRequest(query))
-    assert [e.work_package.id for e in page.elements][:1] == [1]
-    assert page.elements[0].matched_fields == ("comments",)
+    await assert_found_through_an_old_comment(tmp_path, query, comment)
 
 
 @pytest.mark.parametrize(
@@ -155,11 +157,7 @@ async def test_the_full_text_legs_find_an_old_comment_spelling_a_german_word_the
 async def test_the_full_text_legs_send_a_querys_version_whole(tmp_path: Path, query: str, comment: str) -> None:
     # A version's numbers are too short to be legs of their own; sent whole, the version finds an
     # old comment no other word of the query reaches.
-    path = write(tmp_path, crowded_work_packages(400, {1: comment}))
-    search = await use_case(dataset_settings(path), SearchWorkPackages)
-    page = await search.execute(SearchWorkPackagesRequest(query))
-    assert [e.work_package.id for e in page.elements][:1] == [1]
-    assert page.elements[0].matched_fields == ("comments",)
+    await assert_found_through_an_old_comment(tmp_path, query, comment)
 
 
 async def test_a_question_finds_an_old_subject_holding_its_words_where_every_full_text_leg_is_saturated(
