@@ -1,8 +1,8 @@
-"""Relevance at scale: 255 assistant queries against a generated company workspace, through the MCP tools.
+"""Relevance at scale: 295 assistant queries against a generated company workspace, through the MCP tools.
 
 The workspace is ``benchmarks.scale_corpus`` (about 1,500 work packages over two years, 330
 meetings, 90 wiki pages, filler text from several domains so common words are common). About
-210 records are planted inside it (targets and their near-miss decoys), at ids (and so ages)
+250 records are planted inside it (targets and their near-miss decoys), at ids (and so ages)
 spread over its history, and one case per target asks for it the way an assistant would; 95 cases ask
 targets again another way. Categories:
 
@@ -20,7 +20,10 @@ targets again another way. Categories:
   written after the first 119 cases (46, then 49 more kept as first written), so they measure
   how the rules carry over to new phrasings;
 - a third batch: 41 cases over 28 new records (with 13 older near misses), written by someone who
-  had not read the ranking code and kept as first written (ADR 0051 records what they found).
+  had not read the ranking code and kept as first written (ADR 0051 records what they found);
+- a fourth batch, written the same way: 40 cases over 28 new records (with 10 older near misses),
+  weighted to a person or project with a topic, error codes, paths, hostnames, cron and amounts,
+  short keywords, British / American spellings, abbreviations, dates, double typos and chit-chat.
 
 Every case is one ``tools/call`` of ``openproject_search_work_packages``, ``..._meetings`` or
 ``..._wiki_pages`` through the MCP server, with cold caches (a fresh ``Application`` per case),
@@ -478,6 +481,149 @@ WORK_PACKAGE_TARGETS: dict[int, WorkPackagePlant] = {
         (),
         {"project": "pay", "type_name": "Bug"},
     ),
+    # A fourth batch of targets, each beside an older near miss where one fits.
+    1138: (
+        "Refund export leaves out partial refunds",
+        "The nightly refund export lists only full refunds; partial refunds made from the merchant portal are "
+        "missing, so the totals differ from the PSP report.",
+        (
+            "Inês Gonçalves: finance matches the partial refunds by hand every morning until the export includes "
+            "them, about 70 a day.",
+        ),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1090: ("Partial refund reasons on the merchant statement", "", (), {"project": "pay"}),
+    1352: (
+        "Cookie banner covers the Pay button on small screens",
+        "On phones narrower than 375 px the consent banner sits on top of the Pay button in the portal checkout; "
+        "merchants report lost orders.",
+        (),
+        {"project": "portal", "type_name": "Bug"},
+    ),
+    1305: (
+        "Cookie banner in the customer app web views",
+        "The web views show the banner again on every start.",
+        (),
+        {"project": "mob"},
+    ),
+    1418: (
+        "PSP answers HTTP 429 Too Many Requests during the payout batch",
+        "The payout batch fires 40 requests per second from 02:00; the PSP allows 25 per second per merchant "
+        "account and throttles the rest. Payouts retried after a 429 land a day late.",
+        (),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    870: (
+        "Carrier API calls fail with ECONNRESET after the NAT gateway change",
+        "The label service logs 'read ECONNRESET' on about one call in fifty; the new NAT gateway drops idle TCP "
+        "connections after 350 s while our HTTP keep-alive is 600 s.",
+        (),
+        {"project": "infra", "type_name": "Bug"},
+    ),
+    1107: (
+        "Invoice renderer pods OOMKilled on the first of the month",
+        "The invoice-renderer pods hit their 2Gi memory limit on statements with thousands of lines and restart "
+        "with reason OOMKilled; raise resources.limits.memory to 4Gi and render page by page.",
+        (),
+        {"project": "infra", "type_name": "Bug"},
+    ),
+    1322: (
+        "pg_wal fills the disk on db-replica-02",
+        "/var/lib/postgresql/16/main/pg_wal on db-replica-02 grew to 180 GB: the replication slot of the retired "
+        "reporting replica was never dropped. Drop the slot and set max_slot_wal_keep_size = 50GB.",
+        (),
+        {"project": "infra"},
+    ),
+    1260: (
+        "db-replica-01 disk alert after the nightly vacuum",
+        "Disk at 85% on db-replica-01 during the vacuum; it recovered on its own.",
+        (),
+        {"project": "infra"},
+    ),
+    765: (
+        "Sticky sessions in the checkout load balancer configuration",
+        "Checkout loses the basket when a customer lands on another pod. In /etc/haproxy/haproxy.cfg the checkout "
+        "backend gets `cookie SRVID insert indirect nocache` and `timeout http-keep-alive 5s`.",
+        (),
+        {"project": "infra"},
+    ),
+    582: (
+        "Move the dunning run to weekday mornings",
+        "Change the cron expression of the dunning run from `0 2 * * *` to `30 6 * * 1-5`, so the letters go out "
+        "at 06:30 after the bank statement import and never at weekends.",
+        (),
+        {"project": "pay"},
+    ),
+    1076: (
+        "Uptime commitment of 99.95% for enterprise merchants",
+        "Sales promised 99.95% monthly uptime in the new enterprise contracts; the status page measures the portal "
+        "and the tracking API separately.",
+        (),
+        {"project": "portal"},
+    ),
+    1050: (
+        "Monthly uptime report for the status page",
+        "February closed at 99.9% for the portal.",
+        (),
+        {"project": "portal"},
+    ),
+    488: (
+        "Laptop budget for new hires",
+        "The hardware budget per new hire goes up from €900 to €1,350; anything above needs the CFO's approval.",
+        (),
+        {"project": "hr"},
+    ),
+    460: ("Laptop refresh for the Lyon office", "Twelve laptops are older than four years.", (), {"project": "hr"}),
+    1264: (
+        "Brand colour tokens for the dark theme",
+        "Design delivers the primary and accent colours as tokens; the Android and iOS apps read them from one "
+        "JSON file.",
+        (),
+        {"project": "mob"},
+    ),
+    1240: ("Brand font tokens for the dark theme", "", (), {"project": "mob"}),
+    1456: (
+        "SSO authentication fails for merchant users after the identity provider update",
+        "Since the identity provider moved to version 26, the SAML response carries a new audience and the portal "
+        "rejects the login with 'invalid audience'.",
+        (),
+        {"project": "portal", "type_name": "Bug"},
+    ),
+    1380: (
+        "SSO login for the partner portal",
+        "Partners ask for SSO with their own identity provider.",
+        (),
+        {"project": "portal"},
+    ),
+    1243: (
+        "VAT rounding off by one cent since the ledger deploy",
+        "After the ledger deploy on Friday 23 January, invoices with more than 40 lines round VAT per line instead "
+        "of per invoice.",
+        (),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1208: (
+        "Stretch film supplier switches to 17 micron",
+        "Polivex stops the 23 µm film in April; the stretch hooder needs new pre-stretch settings for the 17 µm "
+        "rolls, and Hall B wants a trial pallet first.",
+        (),
+        {"project": "logi"},
+    ),
+    270: (
+        "Relocation package for the Gdańsk office",
+        "Covers the move for the four engineers joining from Kraków.",
+        (
+            "Priya Raman: the relocation bonus is paid in two halves, one with the first payroll and one after the "
+            "probation period.",
+        ),
+        {"project": "hr", "updated": ago(2024, 11, 5), "status": "Closed"},
+    ),
+    1472: (
+        "Electric pallet jacks for Hall C",
+        "Two electric pallet jacks for the returns area in Hall C.",
+        ("Helga: the two Linde units arrive in week 24; the charging spots go next to door 7.",),
+        {"project": "logi"},
+    ),
 }
 
 # Meetings: id -> (title, agenda items as (title, notes, outcomes), options). Meeting 1 is June 2024, 330 May 2026.
@@ -773,6 +919,81 @@ MEETING_TARGETS: dict[int, MeetingPlant] = {
         (("Release 4.0 scope", "Which features make it into 4.0.", ()),),
         {"project": "mob"},
     ),
+    # A fourth batch of targets, each beside an older near miss where one fits.
+    227: (
+        "Warehouse ops weekly",
+        (
+            (
+                "Reach truck lease",
+                "Marek: the Liftmaster lease for the six reach trucks ends in January; the renewal offer is €1,450 "
+                "per truck per month.",
+                ("Marek asks Kanto for a second quote before we sign.",),
+            ),
+            ("Yard lighting", "Two lamps at gate 3 are out.", ()),
+        ),
+        {"project": "logi"},
+    ),
+    302: (
+        "Incident review",
+        (
+            (
+                "Checkout outage on Tuesday 17 March",
+                "The payment page returned 502 for 38 minutes after the TLS certificate on the edge proxy expired.",
+                ("Action: alert 21 days before any certificate expires; Ben owns the alert.",),
+            ),
+        ),
+        {"project": "infra"},
+    ),
+    297: (
+        "Incident review",
+        (
+            (
+                "Checkout outage on 3 March",
+                "A bad feature flag broke the basket for 12 minutes.",
+                ("Flags need a second reviewer.",),
+            ),
+        ),
+        {"project": "infra"},
+    ),
+    156: (
+        "Carrier onboarding",
+        (("Baltic Express", "Documents and insurance for the new carrier.", ()),),
+        {"project": "logi"},
+    ),
+    110: ("Carrier onboarding", (("Nordhafen Logistik", "Rate card and pickup windows.", ()),), {"project": "logi"}),
+    317: (
+        "Leipzig site meeting",
+        (
+            (
+                "Coffee machine in the canteen",
+                "The bean-to-cup machine has been broken three times since Easter.",
+                ("A second machine arrives in June; the old one moves to the Hall B break room.",),
+            ),
+        ),
+        {},
+    ),
+    208: (
+        "Architecture review board",
+        (
+            (
+                "Monorepo for checkout",
+                "Three repositories (checkout-web, checkout-api, checkout-infra) would move into one.",
+                ("Decided: one monorepo from the 4.2 cycle; the CI runner pool doubles.",),
+            ),
+        ),
+        {"project": "infra"},
+    ),
+    163: (
+        "Summer party planning",
+        (
+            (
+                "Boat trip on the Elbe",
+                "The operator cancelled our booking for 4 July because of low water.",
+                ("Plan B: a barbecue in the Leipzig warehouse yard.",),
+            ),
+        ),
+        {"project": "hr"},
+    ),
 }
 # Meetings found by a participant's name: people who attend this one meeting only.
 PARTICIPANT_TARGETS: dict[int, tuple[str, str]] = {
@@ -781,6 +1002,8 @@ PARTICIPANT_TARGETS: dict[int, tuple[str, str]] = {
     # A third batch.
     118: ("Łukasz Wójcik", "lwojcik"),
     270: ("Anaïs Lefort", "alefort"),
+    # A fourth batch.
+    156: ("Tomasz Zieliński", "tzielinski"),
 }
 
 # Wiki pages: id -> (title, text). Released OpenProject versions show titles only.
@@ -872,6 +1095,38 @@ WIKI_TARGETS: dict[int, tuple[str, str]] = {
         "A copy of the personal data goes out within 30 days; the portal API exports the account as JSON.",
     ),
     34: ("GDPR Art. 17 erasure requests", "Accounts are deleted within 30 days unless an invoice is still open."),
+    # A fourth batch of targets (and one near miss).
+    10: (
+        "Organisation chart and reporting lines",
+        "Every team lead reports to a department head; the chart in the HR system is the source of truth, this page "
+        "is a snapshot from April.",
+    ),
+    11: (
+        "Repository layout and branch naming",
+        "Branches are named feature/<ticket>, fix/<ticket> or release/<version>; main is protected and merges need "
+        "two approvals.",
+    ),
+    59: (
+        "Cron jobs in production",
+        "The settlement import runs at `15 4 * * *` UTC on batch-worker-01, the dunning run at `30 6 * * 1-5`; both "
+        "alert the payments on-call when they fail twice.",
+    ),
+    63: (
+        "API documentation guidelines",
+        "Every public endpoint has an example request and response; the OpenAPI file is the source, the portal "
+        "renders it.",
+    ),
+    65: (
+        "Disaster recovery drills",
+        "Twice a year we restore the ledger from backup into the Amsterdam region and time it; the target is four "
+        "hours.",
+    ),
+    74: ("Disaster recovery plan", "Contacts and priorities if a region is lost."),
+    9: (
+        "Bike leasing",
+        "Employees can lease one bike or e-bike through the payroll provider for 36 months; the company pays the "
+        "insurance.",
+    ),
 }
 
 
@@ -1183,6 +1438,96 @@ def _cases() -> tuple[Case, ...]:
         Case(TECH, WIKI, "severity=critical paging", 51, (), ("severity=critical",), text),
         Case(GERMAN, WIKI, "muellabfuhr leipzig warehouse", 14, (), ("müllabfuhr",)),
         Case(VERSION, WIKI, "gdpr art 15 data export", 31, (), ("art. 15",)),
+        # A fourth batch: new records and phrasings, kept as first written.
+        Case(
+            QUESTION,
+            WP,
+            "what did Ines say about the partial refunds missing from the export",
+            1138,
+            (),
+            ("inês", "partial refunds"),
+        ),
+        Case(QUESTION, WP, "the portal bug about the cookie banner", 1352, (), ("cookie banner", "portal")),
+        Case(TECH, WP, "HTTP 429 Too Many Requests", 1418, (), ("too many requests",)),
+        Case(QUESTION, WP, "the payments bug about payouts getting 429s", 1418, (), ("429", "payout")),
+        Case(TECH, WP, "ECONNRESET", 870, (), ("econnreset",)),
+        Case(TECH, WP, "OOMKilled", 1107, (), ("oomkilled",)),
+        Case(TECH, WP, "db-replica-02", 1322, (), ("db-replica-02",)),
+        Case(TECH, WP, "max_slot_wal_keep_size", 1322, (), ("max_slot_wal_keep_size",)),
+        Case(TECH, WP, "checkout lb config sticky sessions", 765, (), ("sticky sessions",)),
+        Case(TYPO, WP, "haproxy stiky sesions", 765, (), ("sticky sessions", "haproxy")),
+        Case(TECH, WP, "/etc/haproxy/haproxy.cfg", 765, (), ("/etc/haproxy/haproxy.cfg",)),
+        Case(TECH, WP, "dunning run cron", 582, (), ("dunning run", "cron")),
+        Case(VERSION, WP, "99.95% uptime", 1076, (), ("99.95%",)),
+        Case(VERSION, WP, "which ticket raised the laptop budget to 1350 euros", 488, (), ("1,350",)),
+        Case(FORMS, WP, "brand color tokens", 1264, (), ("brand colour",)),
+        Case(FORMS, WP, "dark theme colors", 1264, (), ("colour", "dark theme")),
+        Case(TECH, WP, "sso auth broken since the idp update", 1456, (), ("sso authentication",)),
+        Case(QUESTION, WP, "what broke after the ledger deploy on 23 January", 1243, (), ("23 january",)),
+        Case(STOP, WP, "anything broken since friday's ledger deploy", 1243, (), ("ledger deploy", "friday")),
+        Case(
+            STOP,
+            WP,
+            "sorry for the wall of text, I've been out for two weeks and I'm still catching up on everything, and "
+            "Dario mentioned at lunch that there's a ticket somewhere about the stretch film supplier changing "
+            "something, I honestly can't remember who opened it or when, could you dig it up for me",
+            1208,
+            (),
+            ("stretch film",),
+        ),
+        Case(OLD, WP, "what did Priya say about the relocation bonus", 270, (), ("priya", "relocation bonus")),
+        Case(QUESTION, WP, "when is Helga's pallet jack arriving", 1472, (), ("helga", "pallet jacks")),
+        Case(
+            QUESTION,
+            MEET,
+            "what did Marek say about the reach truck lease",
+            227,
+            (),
+            ("marek", "reach truck lease"),
+            agenda,
+        ),
+        Case(VERSION, MEET, "who mentioned €1,450 per truck", 227, (), ("€1,450",), agenda),
+        Case(QUESTION, MEET, "what caused the checkout outage on 17 March", 302, (), ("17 march",), agenda),
+        Case(STOP, MEET, "the one where checkout was down for 38 minutes", 302, (), ("38 minutes",), agenda),
+        Case(
+            QUESTION,
+            MEET,
+            "the carrier onboarding meeting Tomasz Zielinski was in",
+            156,
+            (),
+            ("carrier onboarding", "zieliński"),
+            people,
+        ),
+        Case(
+            STOP,
+            MEET,
+            "ugh, I missed last week's meeting because my train was late again, and someone told me afterwards "
+            "that they finally talked about the coffee machine, do you know what they decided in the end?",
+            317,
+            (),
+            ("coffee machine",),
+            agenda,
+        ),
+        Case(TYPO, MEET, "monorepo descision for chekout", 208, (), ("monorepo",), agenda),
+        Case(TECH, MEET, "merging the checkout repos", 208, (), ("repositories", "checkout"), agenda),
+        Case(FORMS, MEET, "was the boat trip canceled", 163, (), ("boat trip", "cancelled"), agenda),
+        Case(FORMS, WIKI, "organization chart", 10, (), ("organisation chart",)),
+        Case(TECH, WIKI, "org chart reporting lines", 10, (), ("organisation chart",)),
+        Case(TECH, WIKI, "repo branch naming", 11, (), ("branch naming",)),
+        Case(QUESTION, WIKI, "how many approvals does a merge into main need", 11, (), ("two approvals",), text),
+        Case(TECH, WIKI, "prod cron jobs", 59, (), ("cron jobs in production",)),
+        Case(TECH, WIKI, "batch-worker-01", 59, (), ("batch-worker-01",), text),
+        Case(TECH, WIKI, "api docs guidelines", 63, (), ("api documentation",)),
+        Case(TYPO, WIKI, "disaster recovry dril", 65, (), ("disaster recovery drills",)),
+        Case(
+            STOP,
+            WIKI,
+            "hi! quick one, a colleague in Lyon told me over lunch that we can lease a bike through the company, is "
+            "that written down anywhere?",
+            9,
+            (),
+            ("bike leasing",),
+        ),
     )
 
 
