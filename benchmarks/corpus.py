@@ -376,6 +376,8 @@ CORPUS: tuple[Record, ...] = (
     Record(541, "work_package", "Weekly rotations for tour guides", "Each guide swaps routes on Monday."),
     Record(542, "work_package", "New API key for the coach operator", "The old key expired on Friday."),
     Record(543, "work_package", "Rotate the API keys every year", "Keys older than a year are revoked."),
+    Record(544, "work_package", "Partner API sync is slow", "The catalogue sync takes an hour."),
+    Record(545, "work_package", "Partner API answers 429 at night", "Too many requests from the booking sync."),
 )
 
 
@@ -523,6 +525,7 @@ RELEVANCE_CASES: tuple[RelevanceCase, ...] = (
             ("adr 12", 514, (), "a number meets its padded form, as an id writes it"),
             ("SLA ferry operator", 539, (), "an acronym no record holds, which one spells out"),
             ("#3405 export timeout", 528, (), "an id in the query"),
+            ("429s from the partner api", 545, (), "a number meets its plural"),
             ("port fee", 516, (517,), "exact words do not expand to 'portal feedback'"),
             ("berth", 518, (519,), "an exact word does not expand to 'birth'"),
             ("rail strike", 522, (523,), "not 'trailer' and 'strikethrough'"),

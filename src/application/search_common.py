@@ -21,6 +21,8 @@ _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # A leg stops before a spelling the server does not fold (``ß``/``ss``, a letter with an accent)
 # when at least this many letters are left before it (ADR 0051).
 MIN_SPELLING_CUT = 6
+# A number's plural (``429s``) is sent as its number from three digits (``90`` is in too much).
+MIN_NUMBER_LEG = 3
 
 
 def full_text_terms(query: str) -> tuple[str, ...]:
@@ -65,6 +67,8 @@ def leg_spelling(value: str, typed: str) -> str:
     and ``Bahnhofstrasse`` are both sent as ``Bahnhofstra``, which finds either spelling. A
     shorter beginning is too common a string to search for (``Stra``), so ``Straße`` is sent whole.
     """
+    if value.endswith("s") and value[:-1].isdigit() and len(value) > MIN_NUMBER_LEG:
+        return typed[:-1]  # ``429s``: the number, which ``429`` and ``429s`` both hold (ADR 0053)
     if typed.lower() != value:
         unfolded = next((at for at, char in enumerate(typed) if not char.isascii()), len(typed))
         return typed[:unfolded] if unfolded >= MIN_SPELLING_CUT else typed

@@ -72,11 +72,26 @@ def padded_number(query_token: str, field_token: str) -> bool:
     )
 
 
+def number_plural(query_token: str, field_token: str) -> bool:
+    """Whether one token is the other, a number of two digits or more, with a plural ``s``:
+    ``429s`` and ``429``, ``1990s`` and ``1990`` (people count errors and decades so)."""
+    short, long = (query_token, field_token) if len(query_token) < len(field_token) else (field_token, query_token)
+    return long == short + "s" and len(short) >= MIN_NUMBER_DIGITS and short.isascii() and short.isdigit()
+
+
+def _number_plurals(query_token: str) -> tuple[str, ...]:
+    """The tokens ``number_plural`` pairs with ``query_token``."""
+    if query_token.endswith("s"):
+        return (query_token[:-1],) if number_plural(query_token, query_token[:-1]) else ()
+    return (query_token + "s",) if number_plural(query_token, query_token + "s") else ()
+
+
 def score_token(query_token: str, field_token: str) -> float:
     """How well one field token answers one query token, 0..1; the first applicable rule wins.
 
     Exact 1; a query token holding a digit matches only itself (``0012`` is not ``0011``), or
-    a number its padded form (``12`` meets ``0012``) as another form, 0.96; under 3
+    a number its padded form (``12`` meets ``0012``) and a number its plural (``429s`` and
+    ``429``) as another form, 0.96; under 3
     letters only exact; another form of the word (``stem_keys`` meet) 0.96; prefix 0.9;
     contained 0.75 (from 4 letters); bounded edit distance ``1 - d/len * 0.6``, never against a
     token holding a digit.
@@ -85,7 +100,7 @@ def score_token(query_token: str, field_token: str) -> float:
         return 1.0
     length = len(query_token)
     if length < MIN_FUZZY_LENGTH or _has_digit(query_token):
-        return STEM_SCORE if padded_number(query_token, field_token) else 0.0
+        return STEM_SCORE if padded_number(query_token, field_token) or number_plural(query_token, field_token) else 0.0
     digits = _has_digit(field_token)
     if (
         not digits
@@ -280,6 +295,7 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
             # The number's padded forms hold it.
             holding = vocabulary.containing(query_token) if isinstance(vocabulary, Lexicon) else tokens
             found.update((token, STEM_SCORE) for token in holding if padded_number(query_token, token))
+        found.update((token, STEM_SCORE) for token in _number_plurals(query_token) if token in tokens)
         return found
     keys = stem_keys(query_token)
     roots = _roots_of(keys)

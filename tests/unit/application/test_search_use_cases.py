@@ -152,6 +152,7 @@ async def test_the_full_text_legs_find_an_old_comment_spelling_a_german_word_the
     [
         ("when did the 4.0 go-live happen", "Go for 4.0 on Tuesday."),
         ("crash in v2.14.1", "Reproduced on 2.14.1 only."),
+        ("payouts failing with 429s", "The PSP answered 429 for the whole batch."),  # sent as "429"
     ],
 )
 async def test_the_full_text_legs_send_a_querys_version_whole(tmp_path: Path, query: str, comment: str) -> None:

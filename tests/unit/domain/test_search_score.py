@@ -75,6 +75,12 @@ from openproject_mcp.domain.search.score import PREFIX_SCORE, Lexicon, vocabular
         ("12", "0112", 0.0),
         ("12", "120", 0.0),
         ("12", "v012", 0.0),
+        # A number meets its plural, both ways (ADR 0053): "429s", "the 1990s".
+        ("429s", "429", STEM_SCORE),
+        ("429", "429s", STEM_SCORE),
+        ("1990s", "1990", STEM_SCORE),
+        ("5s", "5", 0.0),  # one digit: too little to be a number people count
+        ("429s", "4290", 0.0),
         ("budget", "budget2026", 0.9),  # a word may still be the prefix of a token with digits
         ("budgtx", "budget1", 0.0),
     ],
@@ -92,8 +98,8 @@ def test_vocabulary_hits_agree_with_score_token() -> None:
     for query in ["budget", "budgt", "bud", "bu", "udge", "dgeb"]:
         expected = {token: score_token(query, token) for token in vocabulary if score_token(query, token) > 0}
         assert vocabulary_hits(query, vocabulary) == expected
-    numbers = {"12", "012", "0012", "0112", "120", "v012", "3", "07", "7", "00405"}
-    for query in ["12", "0012", "7", "405", "112"]:
+    numbers = {"12", "012", "0012", "0112", "120", "v012", "3", "07", "7", "00405", "12s", "429", "429s", "7s"}
+    for query in ["12", "0012", "7", "405", "112", "12s", "429", "429s", "7s"]:
         expected = {token: score_token(query, token) for token in numbers if score_token(query, token) > 0}
         assert vocabulary_hits(query, numbers) == expected, query
         assert vocabulary_hits(query, Lexicon(numbers, ())) == expected, query
