@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
@@ -21,6 +22,9 @@ _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z])")
 # A leg stops before a spelling the server does not fold (``ß``/``ss``, a letter with an accent)
 # when at least this many letters are left before it (ADR 0051).
 MIN_SPELLING_CUT = 6
+# ... and at most this many letters from it to the word's end (``-straße``, ``-strassen``): an
+# other spelling further from the end opens another word of a compound (ADR 0054).
+MAX_SPELLING_TAIL = 4
 # A number's plural (``429s``) is sent as its number from three digits (``90`` is in too much).
 MIN_NUMBER_LEG = 3
 
@@ -50,9 +54,9 @@ def full_text_terms(query: str) -> tuple[str, ...]:
         else:
             spelled[value] = typed
     terms = sorted((value for value in spelled if len(value) >= 3), key=lambda value: (-len(value), value))
-    sent = versions[:MAX_FULL_TEXT_LEGS]
-    words_sent = (leg_spelling(value, spelled[value]) for value in terms[: MAX_FULL_TEXT_LEGS - len(sent)])
-    return tuple(dict.fromkeys([*sent, *words_sent]))
+    # Words sent alike (``migrate migration`` as ``migr``) take one leg, so another word gets one.
+    words_sent = dict.fromkeys(leg_spelling(value, spelled[value]) for value in terms)
+    return tuple(dict.fromkeys([*versions, *words_sent]))[:MAX_FULL_TEXT_LEGS]
 
 
 def leg_spelling(value: str, typed: str) -> str:
@@ -61,20 +65,34 @@ def leg_spelling(value: str, typed: str) -> str:
     folds letter for letter (otherwise the typed word, whole: cutting ``Straße`` or ``Müller``
     by the folded word's letters could cut at the wrong place).
 
-    The server compares letters as written (``ß`` is not ``ss``, ``ü`` not ``u``), so where six
-    letters or more come before the first letter that may be written another way — a non-ASCII
-    letter, or an ``ss`` that may be written ``ß`` — the leg sends only those: ``Bahnhofstraße``
-    and ``Bahnhofstrasse`` are both sent as ``Bahnhofstra``, which finds either spelling. A
-    shorter beginning is too common a string to search for (``Stra``), so ``Straße`` is sent whole.
+    The server compares letters as written (``ß`` is not ``ss``, ``ü`` not ``u``). Where a word
+    ends in a spelling that may be written another way — its last non-ASCII letter, or its last
+    ``ss``, which may be ``ß`` — with at most four letters after it and six or more before it, the
+    leg sends only those before (``spelling_cut``): ``Bahnhofstraße`` and ``Bahnhofstrasse`` are
+    both sent as ``Bahnhofstra``, which finds either spelling. A compound whose other spelling
+    stands earlier (``Projektübersicht``, ``Rechnungsstellung``) is sent as before: cut there, it
+    would be its first word, which many texts hold; and so is a word with fewer letters before
+    the spelling (``Straße``, ``Müller``): ``Stra`` is in far too many texts.
     """
-    if value.endswith("s") and value[:-1].isdigit() and len(value) > MIN_NUMBER_LEG:
+    typed = unicodedata.normalize("NFC", typed)  # an accent typed as its own code point stays with its letter
+    number = value[:-1]
+    if value.endswith("s") and number.isascii() and number.isdigit() and len(value) > MIN_NUMBER_LEG:
         return typed[:-1]  # ``429s``: the number, which ``429`` and ``429s`` both hold (ADR 0053)
+    cut = spelling_cut(typed)
     if typed.lower() != value:
-        unfolded = next((at for at, char in enumerate(typed) if not char.isascii()), len(typed))
-        return typed[:unfolded] if unfolded >= MIN_SPELLING_CUT else typed
+        return typed if cut is None else typed[:cut]
     sent = typed[: shared_beginning(value)]
-    double_s = sent.lower().find("ss")
-    return sent[:double_s] if double_s >= MIN_SPELLING_CUT else sent
+    return sent if cut is None else sent[:cut]
+
+
+def spelling_cut(typed: str) -> int | None:
+    """Where a leg for ``typed`` stops before a spelling the server does not fold (see
+    ``leg_spelling``), or None."""
+    last_unfolded = max((at for at, char in enumerate(typed) if not char.isascii()), default=-1)
+    at = max(last_unfolded, typed.lower().rfind("ss"))
+    if at >= MIN_SPELLING_CUT and len(typed) - at <= MAX_SPELLING_TAIL:
+        return at
+    return None
 
 
 def all_words_term(terms: tuple[str, ...]) -> str | None:

@@ -137,6 +137,25 @@ async def test_a_full_text_leg_brings_in_an_old_comment_only_it_reaches(
     assert page.elements[0].matched_fields == ("comments",)
 
 
+@pytest.mark.parametrize(
+    ("query", "common", "comment"),
+    [
+        ("Projektübersicht", "Projekt plan updated.", "Die Projektübersicht lädt nicht."),
+        ("Rechnungsstellung", "Rechnung sent.", "Die Rechnungsstellung läuft ab Mai monatlich."),
+    ],
+)
+async def test_a_compound_is_not_cut_to_its_first_word_where_that_word_saturates_the_leg(
+    tmp_path: Path, query: str, common: str, comment: str
+) -> None:
+    # 200 newer comments hold the compound's first word: a leg of that word alone would be cut at
+    # its 100 newest and never reach the oldest record (ADR 0054).
+    comments = dict.fromkeys(range(2, 202), common) | {1: comment}
+    path = write(tmp_path, crowded_work_packages(400, comments))
+    search = await use_case(dataset_settings(path), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest(query))
+    assert [e.work_package.id for e in page.elements][:1] == [1]
+
+
 async def test_a_question_finds_an_old_subject_holding_its_words_where_every_full_text_leg_is_saturated(
     tmp_path: Path,
 ) -> None:
