@@ -38,6 +38,10 @@ MIN_CONTAINS_LENGTH = 4
 LONG_TOKEN_LENGTH = 6
 # A number of two digits or more meets its padded form (12 ~ 0012).
 MIN_NUMBER_DIGITS = 2
+# Vowels, and the consonants a short word doubles before -ing/-ed (hop -> hopping), for telling
+# a three-letter word's forms from those of the same letters with "e" (hope -> hoping).
+_VOWELS = frozenset("aeiouy")
+_DOUBLING = frozenset("bdfgklmnprtvz")
 
 
 def edit_limit(query_length: int) -> int:
@@ -269,12 +273,24 @@ def _has_umlaut_spelling(token: str) -> bool:
 def _another_word_with_e(one: str, other: str) -> bool:
     """Whether one word is a three-letter word and the other it with an ``e`` (``cod``/``code``,
     ``pin``/``pine``, ``cor``/``core``): dropping the final ``e`` gives them one stem key, yet
-    they are different words, not forms of one."""
+    they are different words, not forms of one. Also, for a three-letter word of consonant,
+    vowel and a consonant that doubles (``car``, ``sit``, ``hop``): the word or its plural
+    (``cars``, ``sits``) against the forms of the word with ``e`` (``care``, ``cares``, ``cared``,
+    ``caring``; ``site``; ``hoping``), which do not double it as its own forms do (``hopping``)."""
     short, long = (one, other) if len(one) < len(other) else (other, one)
-    if len(short) != MIN_STEM_LENGTH:
+    if len(short) == MIN_STEM_LENGTH and (long == short + "e" or (long == short + "es" and short[-1] not in "sxz")):
+        # ``fixes`` is fix's plural, not a word ``fixe``'s.
+        return True
+    return _plain_against_e_form(one, other) or _plain_against_e_form(other, one)
+
+
+def _plain_against_e_form(plain: str, other: str) -> bool:
+    """Whether ``plain`` is a three-letter consonant-vowel-consonant word or its plural and
+    ``other`` a form of that word with ``e`` (ADR 0054)."""
+    stem = plain if len(plain) == MIN_STEM_LENGTH else plain[:-1] if len(plain) == 4 and plain[-1] == "s" else ""
+    if not (stem and stem[0] not in _VOWELS and stem[1] in _VOWELS and stem[2] in _DOUBLING):
         return False
-    # ``fixes`` is fix's plural, not a word ``fixe``'s.
-    return long == short + "e" or (long == short + "es" and short[-1] not in "sxz")
+    return other in (stem + "e", stem + "es", stem + "ed", stem + "ing")
 
 
 def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, weak: bool = True) -> dict[str, float]:

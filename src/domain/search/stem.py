@@ -102,8 +102,15 @@ def _inflection(word: str) -> str:
 
 
 # Four-letter words ending in ``s`` that are no plural of a three-letter word (``news`` is not
-# ``new``s); any other four-letter one is (``logs``, ``jobs``, ``keys``, ``pays``: ADR 0052).
-_NOT_PLURALS = frozenset({"alas", "bias", "does", "goes", "hers", "lens", "news", "oops", "ours", "this"})
+# ``new``s; ``mars`` is not the ``mar`` of a date; names; German and French words): any other
+# four-letter one is (``logs``, ``jobs``, ``keys``, ``pays``: ADRs 0052, 0054).
+_NOT_PLURALS = frozenset(
+    {
+        *("alas", "bias", "bios", "does", "goes", "hers", "lens", "mars", "news", "odds", "oops", "ours", "this"),
+        *("hans", "jens", "lars", "nils"),  # names
+        *("dans", "dies", "eins", "kurs", "sans"),  # German and French words
+    }
+)
 
 
 def _may_be_plural(word: str) -> bool:
@@ -236,6 +243,9 @@ _WRITTEN_ENDINGS: tuple[tuple[str, int], ...] = (("end", 2), ("and", 2), ("iz", 
 def shared_beginning(word: str) -> int:
     """How many of ``word``'s first letters its other forms share, for a server search by
     containment (``ILIKE '%...%'``): a text holding any of the forms holds that beginning.
+
+    A four-letter plural is the exception: it is sent whole (``logs``), so its leg does not find
+    the singular (``log`` is inside ``blog`` and ``login``; ADR 0052).
 
     It is the shortest common beginning of the word and one of its keys, less the letters a rule
     may have written (``migrate``: ``migr``; ``decide``: ``deci``, as in ``decision``;

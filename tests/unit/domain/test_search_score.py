@@ -64,6 +64,15 @@ from openproject_mcp.domain.search.score import PREFIX_SCORE, Lexicon, vocabular
         ("keys", "key", STEM_SCORE),
         ("pay", "pays", STEM_SCORE),
         ("new", "news", PREFIX_SCORE),
+        # A three-letter word (or its plural) is not the same letters with "e" (ADR 0054): car/care,
+        # sit/site, hop/hoping; its own forms double the consonant (hopping, sitting).
+        ("cars", "caring", 0.0),
+        ("sits", "site", 1 - 1 / 4 * EDIT_PENALTY),
+        ("hops", "hoping", 0.0),
+        ("hops", "hopping", STEM_SCORE),
+        ("sit", "sitting", STEM_SCORE),
+        ("fix", "fixing", STEM_SCORE),  # x does not double
+        ("nils", "nil", 1 - 1 / 4 * EDIT_PENALTY),  # a name, not a plural: a typo neighbour at most
         # A query token holding a digit matches only itself; digits are never edit-matched.
         ("0012", "0011", 0.0),
         ("0012", "0012", 1.0),
@@ -227,6 +236,13 @@ def test_a_four_letter_plural_meets_its_singular_and_no_prefix_neighbour() -> No
     assert order("on call pay per call out", "Marketplace payouts per seller", "On-call week pays 350 EUR")[:1] == [1]
     # "partner", "api" and "keys" all stand in the second record, "key" in its singular.
     assert order("partner api keys", "Rotate the API keys", "New API key for the partner")[:1] == [1]
+
+
+def test_a_plural_of_other_letters_does_not_switch_off_the_widening_of_a_word() -> None:
+    # "sits" is no form of "site", so "site" still reaches "website" (ADR 0054).
+    assert order("site migration", "Website migration plan", "The dump sits in the bucket until the migration")[:1] == [
+        0
+    ]
 
 
 def test_a_plural_splits_as_its_singular_does() -> None:
