@@ -378,6 +378,17 @@ CORPUS: tuple[Record, ...] = (
     Record(543, "work_package", "Rotate the API keys every year", "Keys older than a year are revoked."),
     Record(544, "work_package", "Partner API sync is slow", "The catalogue sync takes an hour."),
     Record(545, "work_package", "Partner API answers 429 at night", "Too many requests from the booking sync."),
+    # A German team's records.
+    Record(546, "work_package", "Urlaubsantrag für die Reiseleiter", "Bitte bis Ende März im HR-Portal eintragen."),
+    Record(547, "wiki_page", "Wie wir mit der Inventur umgehen", "Gezählt wird am letzten Samstag im Quartal."),
+    Record(
+        548,
+        "meeting",
+        "Messebudget 2027",
+        "Wir kürzen den Stand auf der Reisemesse in Köln.",
+        ("Entschieden: halber Stand",),
+    ),
+    Record(549, "work_package", "Druckerei liefert die Kataloge später", "Neuer Termin ist der 12. Mai."),
 )
 
 
@@ -500,6 +511,15 @@ RELEVANCE_CASES: tuple[RelevanceCase, ...] = (
             ("mobile release", 512, "both releases hold the phrase; the newer version ranks by id"),
             ("event sourcing bookings", 514, "in order, one stopword between"),
             ("request airport transfer", 536, "'airport transfer' stands as typed; 535 scatters the words"),
+        )
+    ),
+    # ---- German questions: German function words count as little as English ones
+    *(
+        RelevanceCase(query, expected, why=why, category="German questions")
+        for query, expected, why in (
+            ("wie beantrage ich urlaub", 546, "'wie' and 'ich' are function words, not the topic"),
+            ("was haben wir zur Reisemesse entschieden", 548, "'haben', 'wir', 'zur' say nothing"),
+            ("wann kommen die Kataloge von der Druckerei", 549, "the topic among German function words"),
         )
     ),
     # ---- stopword-only and very short queries: whole words, ranked by phrase

@@ -46,6 +46,17 @@ STOPWORDS: frozenset[str] = frozenset(
     these they this those through to too under until up ve very was wasn we were weren what when
     where which while who whom why will with won wouldn y you your yours yourself yourselves
     """.split()  # noqa: SIM905
+) | frozenset(
+    # German function words, folded (``für`` -> ``fur``, ``können`` -> ``konnen``), for the questions
+    # of German teams (ADR 0055). Left out where the folded word is also an English word, prefix
+    # or abbreviation a search may mean: war (room), bin, man, hat, er, es, im, da, uber, dir
+    # (directory), mir (mirror), and with them mich and dich.
+    """
+    aber als auch auf aus bei dann dass das dem den denn der des die doch du ein eine einem einen
+    einer eines euch fuer fur gibt habe haben hatte ich ihr ist ja kann kein keine koennen konnen mit
+    muss nach nein nicht noch nur ob oder schon sehr sein sich sie sind soll uns und unter vom von
+    wann warum welche welcher welches wenn wer werden wie wieso wir wird wo wurde wurden zu zum zur
+    """.split()  # noqa: SIM905
 )
 
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
