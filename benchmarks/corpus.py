@@ -378,6 +378,7 @@ CORPUS: tuple[Record, ...] = (
     Record(543, "work_package", "Rotate the API keys every year", "Keys older than a year are revoked."),
     Record(544, "work_package", "Partner API sync is slow", "The catalogue sync takes an hour."),
     Record(545, "work_package", "Partner API answers 429 at night", "Too many requests from the booking sync."),
+    Record(550, "work_package", "Deprecate the old booking APIs", "Two of them still get traffic."),
     # A German team's records.
     Record(546, "work_package", "Urlaubsantrag für die Reiseleiter", "Bitte bis Ende März im HR-Portal eintragen."),
     Record(547, "wiki_page", "Wie wir mit der Inventur umgehen", "Gezählt wird am letzten Samstag im Quartal."),
@@ -546,6 +547,7 @@ RELEVANCE_CASES: tuple[RelevanceCase, ...] = (
             ("SLA ferry operator", 539, (), "an acronym no record holds, which one spells out"),
             ("#3405 export timeout", 528, (), "an id in the query"),
             ("429s from the partner api", 545, (), "a number meets its plural"),
+            ("partner apis", 544, (), "an abbreviation's plural meets its singular (APIs ~ API)"),
             ("port fee", 516, (517,), "exact words do not expand to 'portal feedback'"),
             ("berth", 518, (519,), "an exact word does not expand to 'birth'"),
             ("rail strike", 522, (523,), "not 'trailer' and 'strikethrough'"),

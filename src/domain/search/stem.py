@@ -94,7 +94,9 @@ def _inflection(word: str) -> str:
         base = _undouble(word[:-2])
     elif word.endswith("es") and len(word) > 4 and word[-3] in "sxz":
         base = word[:-2]  # boxes, fixes, statuses
-    elif word.endswith("s") and not word.endswith(("ss", "us", "is")) and _may_be_plural(word):
+    elif word in _ABBREVIATION_PLURALS or (
+        word.endswith("s") and not word.endswith(("ss", "us", "is")) and _may_be_plural(word)
+    ):
         base = word[:-1]
     if base.endswith("y") and len(base) > MIN_STEM_LENGTH and base[-2] not in _VOWELS:
         base = base[:-1] + "i"  # policy ~ policies ~ polici
@@ -111,6 +113,11 @@ _NOT_PLURALS = frozenset(
         *("dans", "dies", "eins", "kurs", "sans"),  # German and French words
     }
 )
+
+
+# Plurals of abbreviations that end in ``is`` or ``us``, which the plural rule leaves alone for
+# ``axis``, ``plus`` and ``status`` (ADR 0056).
+_ABBREVIATION_PLURALS = frozenset({"apis", "cpus", "gpus", "kpis", "skus", "uris"})
 
 
 def _may_be_plural(word: str) -> bool:

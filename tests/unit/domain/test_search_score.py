@@ -64,6 +64,10 @@ from openproject_mcp.domain.search.score import PREFIX_SCORE, Lexicon, vocabular
         ("keys", "key", STEM_SCORE),
         ("pay", "pays", STEM_SCORE),
         ("new", "news", PREFIX_SCORE),
+        # An abbreviation's plural ending in -is/-us meets it too (ADR 0056); axis and plus stay words.
+        ("apis", "api", STEM_SCORE),
+        ("kpi", "kpis", STEM_SCORE),
+        ("axis", "axi", 1 - 1 / 4 * EDIT_PENALTY),
         # A three-letter word (or its plural) is not the same letters with "e" (ADR 0054): car/care,
         # sit/site, hop/hoping; its own forms double the consonant (hopping, sitting).
         ("cars", "caring", 0.0),
