@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from openproject_mcp.domain.search import query_spellings, shared_beginning, split_versions
+from openproject_mcp.domain.search import number_plural, query_spellings, shared_beginning, split_versions
 
 T = TypeVar("T")
 
@@ -75,8 +75,7 @@ def leg_spelling(value: str, typed: str) -> str:
     the spelling (``Straße``, ``Müller``): ``Stra`` is in far too many texts.
     """
     typed = unicodedata.normalize("NFC", typed)  # an accent typed as its own code point stays with its letter
-    number = value[:-1]
-    if value.endswith("s") and number.isascii() and number.isdigit() and len(value) > MIN_NUMBER_LEG:
+    if len(value) > MIN_NUMBER_LEG and number_plural(value, value[:-1]):
         return typed[:-1]  # ``429s``: the number, which ``429`` and ``429s`` both hold (ADR 0053)
     cut = spelling_cut(typed)
     if typed.lower() != value:

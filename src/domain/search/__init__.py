@@ -26,7 +26,7 @@ from openproject_mcp.domain.search.rank import (
     rank_records,
     score_field,
 )
-from openproject_mcp.domain.search.score import EDIT_PENALTY, PHRASE_BONUS, STEM_SCORE, score_token
+from openproject_mcp.domain.search.score import EDIT_PENALTY, PHRASE_BONUS, STEM_SCORE, number_plural, score_token
 from openproject_mcp.domain.search.snippet import SNIPPET_LEAD, SNIPPET_LENGTH, snippet
 from openproject_mcp.domain.search.stem import shared_beginning, stem_keys
 
@@ -53,6 +53,7 @@ __all__ = [
     "extract_texts",
     "field_ratio",
     "normalize",
+    "number_plural",
     "query_spellings",
     "query_tokens",
     "rank_records",

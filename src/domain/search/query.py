@@ -52,11 +52,15 @@ class QueryPlan:
 def split_versions(query: str) -> tuple[tuple[str, ...], str]:
     """The query's version strings (their numbers, without a ``v``: ``v2.14.1`` gives ``2.14.1``),
     distinct, in order; and the query with each of them blanked to spaces of the same length."""
-    found = [(match.start(), match.end(), match.group(1)) for match in _VERSION.finditer(query)]
-    rest = query
-    for start, end, _ in reversed(found):
-        rest = rest[:start] + " " * (end - start) + rest[end:]
-    return tuple(dict.fromkeys(numbers for _, _, numbers in found)), rest
+    matches = list(_VERSION.finditer(query))
+    return tuple(dict.fromkeys(match.group(1) for match in matches)), _blanked(query, matches)
+
+
+def _blanked(query: str, matches: list[re.Match[str]]) -> str:
+    """``query`` with each match replaced by spaces of its length, so the words keep their places."""
+    for match in reversed(matches):
+        query = query[: match.start()] + " " * (match.end() - match.start()) + query[match.end() :]
+    return query
 
 
 def plan_query(query: str, needle: str) -> QueryPlan:
@@ -64,16 +68,14 @@ def plan_query(query: str, needle: str) -> QueryPlan:
 
     ``needle`` is the folded, whitespace-collapsed query (its length decides "very short").
     """
+    matches = list(_VERSION.finditer(query))
     versions: list[tuple[int, Term]] = []
-    rest = query
-    for match in reversed(list(_VERSION.finditer(query))):
+    for match in matches:
         numbers = tuple(match.group(1).split("."))
         prefixed = (f"v{numbers[0]}", *numbers[1:])
         versions.append((match.start(), Term(match.group(1), None, (numbers, prefixed), fuzzy=False)))
-        # Blanked to the same length, so the words keep their places in the query.
-        rest = rest[: match.start()] + " " * (match.end() - match.start()) + rest[match.end() :]
     places: dict[str, int] = {}
-    for token in tokenize(rest):
+    for token in tokenize(_blanked(query, matches)):
         places.setdefault(token.value, token.start)
     significant = tuple(value for value in places if value not in STOPWORDS)
     whole_words = not versions and (not significant or len(needle) < MIN_FUZZY_QUERY_LENGTH)

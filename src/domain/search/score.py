@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from itertools import groupby
 
 from openproject_mcp.domain.search.distance import bounded_distance
-from openproject_mcp.domain.search.stem import MIN_STEM_LENGTH, german_variant, stem_keys
+from openproject_mcp.domain.search.stem import MIN_STEM_LENGTH, doubles_before_endings, german_variant, stem_keys
 
 __all__ = [
     "CONTAINS_SCORE",
@@ -36,12 +36,8 @@ MIN_FUZZY_LENGTH = 3
 MIN_CONTAINS_LENGTH = 4
 # Longer words tolerate two typos; shorter ones one, so "brain" never reaches "brazil".
 LONG_TOKEN_LENGTH = 6
-# A number of two digits or more meets its padded form (12 ~ 0012).
+# A number of two digits or more meets its padded form (12 ~ 0012) and its plural (429s ~ 429).
 MIN_NUMBER_DIGITS = 2
-# Vowels, and the consonants a short word doubles before -ing/-ed (hop -> hopping), for telling
-# a three-letter word's forms from those of the same letters with "e" (hope -> hoping).
-_VOWELS = frozenset("aeiouy")
-_DOUBLING = frozenset("bdfgklmnprtvz")
 
 
 def edit_limit(query_length: int) -> int:
@@ -53,16 +49,15 @@ def _has_digit(token: str) -> bool:
     return not token.isalpha() and any(char.isdigit() for char in token)
 
 
+def _is_number(token: str) -> bool:
+    """Two ASCII digits or more: a number another form may be written for (``07`` is in every date)."""
+    return len(token) >= MIN_NUMBER_DIGITS and token.isascii() and token.isdigit()
+
+
 def _may_be_padded(query_token: str) -> bool:
-    """A number that ids may write with leading zeros: two ASCII digits or more (``07`` is in
-    every date), no zero of its own in front (a padded query number, ``0012``, meets only
-    itself, not the ``12`` of a version ``3.12``)."""
-    return (
-        len(query_token) >= MIN_NUMBER_DIGITS
-        and query_token[0] != "0"
-        and query_token.isascii()
-        and query_token.isdigit()
-    )
+    """A number that ids may write with leading zeros, with no zero of its own in front (a
+    padded query number, ``0012``, meets only itself, not the ``12`` of a version ``3.12``)."""
+    return _is_number(query_token) and query_token[0] != "0"
 
 
 def padded_number(query_token: str, field_token: str) -> bool:
@@ -80,7 +75,7 @@ def number_plural(query_token: str, field_token: str) -> bool:
     """Whether one token is the other, a number of two digits or more, with a plural ``s``:
     ``429s`` and ``429``, ``1990s`` and ``1990`` (people count errors and decades so)."""
     short, long = (query_token, field_token) if len(query_token) < len(field_token) else (field_token, query_token)
-    return long == short + "s" and len(short) >= MIN_NUMBER_DIGITS and short.isascii() and short.isdigit()
+    return long == short + "s" and _is_number(short)
 
 
 def _number_plurals(query_token: str) -> tuple[str, ...]:
@@ -287,10 +282,8 @@ def _another_word_with_e(one: str, other: str) -> bool:
 def _plain_against_e_form(plain: str, other: str) -> bool:
     """Whether ``plain`` is a three-letter consonant-vowel-consonant word or its plural and
     ``other`` a form of that word with ``e`` (ADR 0054)."""
-    stem = plain if len(plain) == MIN_STEM_LENGTH else plain[:-1] if len(plain) == 4 and plain[-1] == "s" else ""
-    if not (stem and stem[0] not in _VOWELS and stem[1] in _VOWELS and stem[2] in _DOUBLING):
-        return False
-    return other in (stem + "e", stem + "es", stem + "ed", stem + "ing")
+    stem = plain[:-1] if len(plain) == MIN_STEM_LENGTH + 1 and plain[-1] == "s" else plain
+    return doubles_before_endings(stem) and other in (stem + "e", stem + "es", stem + "ed", stem + "ing")
 
 
 def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, weak: bool = True) -> dict[str, float]:

@@ -22,7 +22,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["MIN_STEM_LENGTH", "german_variant", "shared_beginning", "stem_keys", "stem_root"]
+__all__ = [
+    "MIN_STEM_LENGTH",
+    "doubles_before_endings",
+    "german_variant",
+    "shared_beginning",
+    "stem_keys",
+    "stem_root",
+]
 
 # Inflection may leave three letters ("hir"); derivation must leave four ("fail", "approv").
 MIN_STEM_LENGTH = 3
@@ -124,6 +131,13 @@ def _may_be_plural(word: str) -> bool:
     """Whether a word ending in ``s`` (not ``ss``, ``us``, ``is``) may be a plural: from five
     letters, and a four-letter word unless it is one of ``_NOT_PLURALS``."""
     return len(word) > 4 or (len(word) == 4 and word not in _NOT_PLURALS)
+
+
+def doubles_before_endings(word: str) -> bool:
+    """Whether a three-letter word is consonant, vowel and a consonant it doubles before
+    ``-ing``/``-ed`` (``hop`` -> ``hopping``), so that the same letters followed by ``ing`` or ``ed``
+    (``hoping``) are the forms of another word, the one with ``e`` (``hope``)."""
+    return len(word) == MIN_STEM_LENGTH and word[0] not in _VOWELS and word[1] in _VOWELS and word[2] in _UNDOUBLE
 
 
 def _undouble(stem: str) -> str:
