@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from itertools import groupby
 
 from openproject_mcp.domain.search.distance import bounded_distance
+from openproject_mcp.domain.search.normalize import STOPWORDS
 from openproject_mcp.domain.search.stem import MIN_STEM_LENGTH, doubles_before_endings, german_variant, stem_keys
 
 __all__ = [
@@ -93,7 +94,8 @@ def score_token(query_token: str, field_token: str) -> float:
     ``429``) as another form, 0.96; under 3
     letters only exact; another form of the word (``stem_keys`` meet) 0.96; prefix 0.9;
     contained 0.75 (from 4 letters); bounded edit distance ``1 - d/len * 0.6``, never against a
-    token holding a digit.
+    token holding a digit. A stopword of the field text (``but``, ``the``) meets a query word only
+    exactly or as one of its forms, never as its prefix, a part of it or a typo (ADR 0057).
     """
     if query_token == field_token:
         return 1.0
@@ -107,6 +109,8 @@ def score_token(query_token: str, field_token: str) -> float:
         and not _another_word_with_e(query_token, field_token)
     ):
         return STEM_SCORE
+    if field_token in STOPWORDS:
+        return 0.0  # a record's "but" is no typo, prefix or part of a query's "bug" (ADR 0057)
     if field_token.startswith(query_token):
         return PREFIX_SCORE
     if length >= MIN_CONTAINS_LENGTH and query_token in field_token:
@@ -290,7 +294,8 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
     """``{token: score_token(query_token, token)}`` for every vocabulary token scoring above 0.
 
     With ``weak`` false only exact and word-form hits are returned (prefix, containment and
-    edits are skipped: the ranker drops them for a word present verbatim). Filters prove a
+    edits are skipped: the ranker drops them for a word present verbatim), and none of those
+    weak rules lands on a stopword (ADR 0057). Filters prove a
     zero before the rules run: a word form shares a stem key, so it starts with one of the
     query's ``stem_roots``; a prefix or containment holds the query word; an edit match lies
     within the length window, holds (pigeonhole) one of ``limit + 1`` query parts verbatim and
@@ -330,7 +335,7 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
         return hits
     limit = edit_limit(length)
     for token in lexicon.containing(query_token):
-        if token in hits:
+        if token in hits or token in STOPWORDS:
             continue
         if token.startswith(query_token):
             hits[token] = PREFIX_SCORE
@@ -344,7 +349,7 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
     for piece in _pieces(query_token, limit):
         candidates.update(lexicon.containing(piece, shortest, longest))
     for token in candidates:
-        if token in hits:
+        if token in hits or token in STOPWORDS:
             continue
         # Each letter one word has and the other lacks costs at least one edit.
         if len(letters.difference(token)) > limit or len(frozenset(token).difference(letters)) > limit:

@@ -564,3 +564,23 @@ def test_a_body_holding_every_word_outranks_a_title_holding_some() -> None:
         Doc(6, "Carrier invoices", body="The API drops duplicates."),
     )
     assert ids(rank("carrier api drops customs reference", docs))[:3] == [2, 3, 1]
+
+
+# ------------------------------------------------------------------------ stopwords of the text (ADR 0057)
+
+
+def test_a_query_word_one_letter_from_a_stopword_is_not_matched_by_it() -> None:
+    # "bug" is one edit from the "but" of an unrelated record: counted as a rare word matched
+    # there, it outweighed the words the answer holds and the search came back empty.
+    from openproject_mcp.domain.search import QueryScorer
+
+    docs = (
+        Doc(1, "Payouts get HTTP 429 from the PSP", body="The payments batch retries too fast."),
+        Doc(2, "Dunning letters", body="The letter shows euros, but UK invoices are in pounds."),
+        *(Doc(10 + n, f"Payments report {n}") for n in range(6)),
+    )
+    ranking = QueryScorer("the payments bug about payouts getting 429s").rank(docs, FIELDS, key=lambda d: d.id)
+    assert "bug" in ranking.unmatched_terms
+    assert [hit.record.id for hit in ranking.hits][:1] == [1]
+    assert 2 not in [hit.record.id for hit in ranking.hits]
+

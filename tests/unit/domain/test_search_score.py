@@ -94,6 +94,13 @@ from openproject_mcp.domain.search.score import PREFIX_SCORE, Lexicon, vocabular
         ("1990s", "1990", STEM_SCORE),
         ("5s", "5", 0.0),  # one digit: too little to be a number people count
         ("429s", "4290", 0.0),
+        # A stopword of the text is never a query word's typo, prefix or part (ADR 0057).
+        ("bug", "but", 0.0),
+        ("bug", "bugs", STEM_SCORE),
+        ("abou", "about", 0.0),
+        ("thes", "these", 0.0),
+        ("wil", "will", 0.0),
+        ("wille", "will", STEM_SCORE),  # a form of it still meets it
         ("budget", "budget2026", 0.9),  # a word may still be the prefix of a token with digits
         ("budgtx", "budget1", 0.0),
     ],
@@ -107,8 +114,11 @@ def test_a_typo_scores_between_nothing_and_exact() -> None:
 
 
 def test_vocabulary_hits_agree_with_score_token() -> None:
-    vocabulary = {"budget", "budgets", "budgetary", "budge", "gadget", "fudge", "trudge", "bud", "xbudgetx", "dog"}
-    for query in ["budget", "budgt", "bud", "bu", "udge", "dgeb"]:
+    vocabulary = {
+        *("budget", "budgets", "budgetary", "budge", "gadget", "fudge", "trudge", "bud", "xbudgetx", "dog"),
+        *("but", "bugs", "about", "these"),  # stopwords meet a query word only exactly (ADR 0057)
+    }
+    for query in ["budget", "budgt", "bud", "bu", "udge", "dgeb", "bug", "abou", "thes", "but"]:
         expected = {token: score_token(query, token) for token in vocabulary if score_token(query, token) > 0}
         assert vocabulary_hits(query, vocabulary) == expected
     numbers = {"12", "012", "0012", "0112", "120", "v012", "3", "07", "7", "00405", "12s", "429", "429s", "7s"}
