@@ -220,7 +220,26 @@ def stem_keys(word: str) -> frozenset[str]:
         keys.add(german)
         keys.add(_inflection(german))
     _add_doubling(word, keys)
+    _add_z_spelling(word, keys)
     return frozenset(key for key in keys if len(key) >= MIN_STEM_LENGTH)
+
+
+# The endings of a verb spelled with -ise or -yse (standardise, analysed, organising), whose key
+# ends in ``is`` or ``ys``.
+_S_SPELLINGS = ("ise", "ised", "ises", "ising", "yse", "ysed", "yses", "ysing")
+MIN_Z_KEY_LENGTH = 5
+
+
+def _add_z_spelling(word: str, keys: set[str]) -> None:
+    """A verb spelled with -ise or -yse also has the key of its -ize or -yze spelling, so British
+    and American spellings meet: ``standardise`` and ``standardizing`` (``standardiz``), ``analyse``
+    and ``analyzed`` (``analyz``), ``organise`` and ``organization``, as ``-isation`` and ``-ization``
+    already do (ADR 0058). Short keys are left alone (``rise`` is not ``rize``)."""
+    if not word.endswith(_S_SPELLINGS):
+        return
+    for key in tuple(keys):
+        if len(key) >= MIN_Z_KEY_LENGTH and key.endswith(("is", "ys")):
+            keys.add(key[:-1] + "z")
 
 
 def _add_doubling(word: str, keys: set[str]) -> None:
@@ -257,8 +276,8 @@ def german_variant(word: str) -> str | None:
 
 # A key's last letters that a rule may have written itself, absent from another form of the word,
 # and how many of them to leave out: policy -> polici (policy has no "i"), decision -> decid,
-# extension -> extend, expansion -> expand, organisation -> organiz.
-_WRITTEN_ENDINGS: tuple[tuple[str, int], ...] = (("end", 2), ("and", 2), ("iz", 1), ("id", 1), ("i", 1))
+# extension -> extend, expansion -> expand, organisation -> organiz, analyse -> analyz.
+_WRITTEN_ENDINGS: tuple[tuple[str, int], ...] = (("end", 2), ("and", 2), ("iz", 1), ("yz", 1), ("id", 1), ("i", 1))
 
 
 def shared_beginning(word: str) -> int:

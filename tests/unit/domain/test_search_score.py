@@ -94,6 +94,11 @@ from openproject_mcp.domain.search.score import PREFIX_SCORE, Lexicon, vocabular
         ("1990s", "1990", STEM_SCORE),
         ("5s", "5", 0.0),  # one digit: too little to be a number people count
         ("429s", "4290", 0.0),
+        # -ise and -ize, -yse and -yze meet (ADR 0058); a short word keeps its own spelling.
+        ("standardizing", "standardise", STEM_SCORE),
+        ("analysed", "analyze", STEM_SCORE),
+        ("organise", "organization", STEM_SCORE),
+        ("rise", "rize", 1 - 1 / 4 * EDIT_PENALTY),
         # A stopword of the text is never a query word's typo, prefix or part (ADR 0057).
         ("bug", "but", 0.0),
         ("bug", "bugs", STEM_SCORE),

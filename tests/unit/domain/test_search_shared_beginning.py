@@ -20,6 +20,11 @@ FAMILIES: tuple[tuple[str, ...], ...] = (
     ("extend", "extension"),
     ("organisation", "organize", "organization"),
     ("configure", "configuration", "configured"),
+    # British and American spellings (ADR 0058).
+    ("standardise", "standardize", "standardizing", "standardised", "standardisation", "standardization"),
+    ("analyse", "analyze", "analysed", "analyzing", "analyses"),
+    ("organise", "organize", "organising", "organisation", "organization"),
+    ("prioritise", "prioritize", "prioritised", "prioritization"),
 )
 
 
