@@ -810,6 +810,13 @@ class QueryScorer:
         unmatched = tuple(term.text for term, df in zip(self._terms, document_frequency, strict=True) if df == 0)
         total = len(records)
         weights = [math.log(1.0 + total / df) if df else 0.0 for df in document_frequency]
+        if unmatched and seen and not self._held_as_typed(seen, scored):
+            # Words matching nothing are left out only beside a word some record holds as typed
+            # (exactly, in another form, or inside a longer word): a typo's neighbours alone
+            # ("vorpal": "portal") do not make the rest of the query a question about something
+            # else (ADR 0059). They count then as the rarest words.
+            absent = math.log(1.0 + total)
+            weights = [weight if df else absent for weight, df in zip(weights, document_frequency, strict=True)]
         weight_sum = sum(weights)
         if weight_sum <= 0.0:
             return [], unmatched
@@ -921,6 +928,29 @@ class QueryScorer:
             )
             ranked.append((Ranked(record, score, matches), max(best_raw, weighted_coverage)))
         return ranked, unmatched
+
+    def _held_as_typed(
+        self, seen: list[tuple[float, ...]], scored: list[list[tuple[int, str, _TextMatch, tuple[float, ...]]]]
+    ) -> bool:
+        """Whether a record of the ranking holds a term's word as typed: exactly or in another form
+        (a strong best), or as the beginning or a part of a longer token (``urlaub`` in
+        ``urlaubsantrag``), not only through tokens a few letters away from it."""
+        if any(is_strong(value) for best in seen for value in best):
+            return True
+        inside = [
+            frozenset(token for token in weak if term.word in token) if term.word else frozenset()
+            for term, weak in zip(self._terms, self._weak, strict=True)
+        ]
+        if not any(inside):
+            return False
+        values = self._values
+        return any(
+            not tokens.isdisjoint(values[text])
+            for found in scored
+            for _, text, _, best in found
+            for tokens, value in zip(inside, best, strict=True)
+            if value > 0.0 and tokens
+        )
 
     def _matches_of(
         self,

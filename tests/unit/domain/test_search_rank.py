@@ -584,3 +584,23 @@ def test_a_query_word_one_letter_from_a_stopword_is_not_matched_by_it() -> None:
     assert [hit.record.id for hit in ranking.hits][:1] == [1]
     assert 2 not in [hit.record.id for hit in ranking.hits]
 
+
+# ------------------------------------------------------------------------ unmatched words beside typo neighbours (ADR 0059)
+
+PORTAL_DOCS = (
+    Doc(1, "Portal feedback form"),
+    Doc(2, "Partner portal search"),
+    Doc(3, "Urlaubsantrag für die Reiseleiter"),
+    Doc(4, "Dock door scanner"),
+)
+
+
+def test_words_matching_nothing_beside_only_a_typo_neighbour_find_nothing() -> None:
+    # "vorpal" is two letters from "portal"; the other words are nowhere: no portal record is an answer.
+    assert rank("frumious bandersnatch vorpal", PORTAL_DOCS) == []
+    assert ids(rank("vorpal", PORTAL_DOCS)) == [1, 2]  # a lone typo still finds its neighbours
+
+
+def test_words_matching_nothing_are_still_left_out_beside_a_word_held_as_typed() -> None:
+    assert ids(rank("portal florpish", PORTAL_DOCS)) == [1, 2]  # exactly
+    assert ids(rank("beantrage urlaub", PORTAL_DOCS)) == [3]  # the beginning of a German compound
