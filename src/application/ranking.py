@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain
@@ -133,10 +133,15 @@ async def rank(
 
 
 def query_scorer(
-    query: str, mode: MatchMode, limits: RankingLimits | None = None, store: TokenStore | None = None
+    query: str,
+    mode: MatchMode,
+    limits: RankingLimits | None = None,
+    store: TokenStore | None = None,
+    acronyms: Mapping[str, Sequence[str]] | None = None,
 ) -> QueryScorer:
-    """One search's scorer over the bounded query (see ``scored_query``)."""
-    return QueryScorer(scored_query(query, mode, limits), mode=mode, store=store)
+    """One search's scorer over the bounded query (see ``scored_query``); ``acronyms`` as
+    ``QueryScorer`` takes them."""
+    return QueryScorer(scored_query(query, mode, limits), mode=mode, store=store, acronyms=acronyms)
 
 
 async def rank_with(

@@ -59,7 +59,7 @@ from openproject_mcp.domain.search import (
     Ranking,
     TokenStore,
 )
-from openproject_mcp.domain.search.acronym import acronyms_in, spelled_query
+from openproject_mcp.domain.search.acronym import acronyms_in, phrase_readings, spelled_phrases, spelled_query
 
 C = TypeVar("C")
 D = TypeVar("D")
@@ -167,16 +167,15 @@ async def run_search(
 
     shallow_ranking, shallow_texts = await first_ranking(scorer)
     readings: tuple[str, ...] = ()
-    acronyms = acronyms_in(query, scorer.unheld_terms()) if mode == "fuzzy" else []
-    if acronyms:
-        # A word no record holds may be an acronym the records spell out (ADRs 0046, 0050); read on the
-        # ranking thread, as the texts may be many.
-        texts = shallow_texts.distinct
-        spelled = await in_ranking_thread(lambda: spelled_query(query, acronyms, texts, max_words=MAX_QUERY_WORDS))
-        if spelled is not None:
-            spelled_text, readings = spelled
-            scorer = query_scorer(spelled_text, mode, limits, tokens)
-            shallow_ranking, shallow_texts = await first_ranking(scorer, shallow_texts)
+    if mode == "fuzzy":
+        shallow_ranking, shallow_texts, scorer, readings = await _read_acronyms(
+            query,
+            scorer,
+            shallow_ranking,
+            shallow_texts,
+            lambda text, acronyms: query_scorer(text, mode, limits, tokens, acronyms),
+            first_ranking,
+        )
 
     to_fetch: list[tuple[int, C]] = []
     evidence, backfill = _enrichment_order(spec, by_key, _best_then_newest(spec, shallow_ranking.hits), server_matches)
@@ -251,6 +250,38 @@ async def run_search(
         unmatched_terms=final.unmatched_terms,
         texts_matched=scorer.texts_matched,
     )
+
+
+async def _read_acronyms(
+    query: str,
+    scorer: QueryScorer,
+    ranking: Ranking[C],
+    texts: Extracted[C],
+    scorer_for: Callable[[str, Mapping[str, tuple[str, ...]]], QueryScorer],
+    first_ranking: Callable[[QueryScorer, Extracted[C]], Awaitable[tuple[Ranking[C], Extracted[C]]]],
+) -> tuple[Ranking[C], Extracted[C], QueryScorer, tuple[str, ...]]:
+    """The first ranking again, when the query's words no record holds are read otherwise: an
+    acronym as the words the records spell it with (ADRs 0046, 0050), spelled-out words as the
+    acronym the records write (ADR 0060); with the scorer that reads them and a note per reading.
+    The texts are scanned on the ranking thread, as they may be many."""
+    unheld = scorer.unheld_terms()
+    acronyms = acronyms_in(query, unheld)
+    candidates = [acronym for acronym, words in spelled_phrases(query) if not set(unheld).isdisjoint(words)]
+    if not acronyms and not any(map(scorer.holds, candidates)):
+        return ranking, texts, scorer, ()
+    distinct = texts.distinct
+
+    def read() -> tuple[tuple[str, tuple[str, ...]] | None, tuple[dict[str, tuple[str, ...]], tuple[str, ...]]]:
+        spelled = spelled_query(query, acronyms, distinct, max_words=MAX_QUERY_WORDS) if acronyms else None
+        return spelled, phrase_readings(query, unheld, scorer.holds, distinct)
+
+    spelled, (phrases, phrase_notes) = await in_ranking_thread(read)
+    if spelled is None and not phrases:
+        return ranking, texts, scorer, ()
+    text, notes = spelled if spelled is not None else (query, ())
+    reading = scorer_for(text, phrases)
+    again, texts = await first_ranking(reading, texts)
+    return again, texts, reading, (*notes, *phrase_notes)
 
 
 def _final_fields(spec: SearchSpec[C, D], deep: Mapping[int, D]) -> tuple[Field[C], ...]:

@@ -153,6 +153,17 @@ async def test_an_acronym_no_meeting_holds_is_read_as_the_title_that_spells_it_o
 
 
 @pytest.mark.parametrize("profile", PROFILE_NAMES)
+async def test_words_no_meeting_holds_are_read_as_the_acronym_a_title_writes(profile: str, tmp_path: Path) -> None:
+    document = many_meetings(60)
+    document["meetings"][1]["title"] = "VPN gateway review"  # older: a tie puts it first
+    document["meetings"][39]["title"] = "MFA rollout for the VPN"
+    async with session(profile, dataset=load_dataset(write(tmp_path, document))) as s:
+        found = await s.ok("openproject_search_meetings", {"query": "multi-factor authentication for the vpn"})
+    assert [e["meeting"]["id"] for e in found["elements"]][:1] == [40]
+    assert any("'multi factor authentication' was also read as 'MFA'" in n for n in found["notes"])
+
+
+@pytest.mark.parametrize("profile", PROFILE_NAMES)
 async def test_user_list_as_a_non_admin_with_a_status(profile: str) -> None:
     dataset = load_demo_dataset()
     locked = sorted(u.id for u in dataset.users.values() if u.status == "locked")

@@ -1,11 +1,14 @@
 """A query word no record holds, read as the words the records spell it with ("qbr" as
-"quarterly business review"), ADRs 0046 and 0050."""
+"quarterly business review"), ADRs 0046 and 0050; and the other way round, words the query
+spells out that no record holds, read as the acronym the records write ("multi-factor
+authentication" as "MFA"), ADR 0060."""
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import product
 
 from openproject_mcp.domain.search.normalize import STOPWORDS, query_tokens, tokenize
 
@@ -133,3 +136,79 @@ def spelled_query(
         spelled = longer
         readings.append(f"{term!r} was also read as {' '.join(words)!r}, the words its letters begin.")
     return (spelled, tuple(readings)) if readings else None
+
+
+def spelled_phrases(query: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The acronyms the query's phrases could stand for, each with its significant words (two or
+    more): runs of words side by side in the query (only blanks or hyphens between), each of two
+    ASCII letters or more, the first no stopword, never two stopwords in a row; a stopword between
+    two words counts among the initials (``end of life``: ``eol``) or not (``estimated time of
+    arrival``: ``eta``), one that ends the run counts (``single sign on``: ``sso``). Three to five
+    letters; in order, each acronym once (its first phrase)."""
+    tokens = tokenize(query)
+    found: dict[str, tuple[str, ...]] = {}
+    for start in range(len(tokens)):
+        if tokens[start].value in STOPWORDS:
+            continue
+        run = [tokens[start]]
+        for token in tokens[start + 1 :]:
+            if _BREAK.search(query, run[-1].end, token.start) or not _a_run_word(token.value):
+                break
+            if token.value in STOPWORDS and run[-1].value in STOPWORDS:
+                break
+            run.append(token)
+            if len(run) > max(ACRONYM_LETTERS) + 1:
+                break
+            words = [t.value for t in run]
+            significant = tuple(word for word in words if word not in STOPWORDS)
+            if len(significant) < 2:
+                continue
+            # A stopword ends a phrase only as one of its letters (``single sign on``: ``sso``).
+            ending = words[-1] in STOPWORDS
+            for acronym in _initials(words[:-1] if ending else words):
+                acronym += words[-1][0] if ending else ""
+                if len(acronym) in ACRONYM_LETTERS:
+                    found.setdefault(acronym, significant)
+    return tuple(found.items())
+
+
+def _a_run_word(value: str) -> bool:
+    return len(value) >= 2 and value.isalpha() and value.isascii()
+
+
+def _initials(words: Sequence[str]) -> list[str]:
+    """The initials of ``words``, each stopword among them counted or not."""
+    choices = [(word[0], "") if word in STOPWORDS else (word[0],) for word in words]
+    return list(dict.fromkeys("".join(letters) for letters in product(*choices)))
+
+
+def written_in_capitals(acronym: str, texts: Iterable[str]) -> bool:
+    """Whether some text writes ``acronym`` in capitals as a word of its own (``MFA``, ``MFAs``)."""
+    capitals = acronym.upper()
+    pattern = re.compile(rf"(?<!\w){capitals}s?(?!\w)")
+    return any(capitals in text and pattern.search(text) for text in texts)
+
+
+def phrase_readings(
+    query: str, unheld: Iterable[str], holds: Callable[[str], bool], texts: Sequence[str]
+) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    """The acronyms to read the query's spelled-out phrases as, each with its words, and a note
+    per reading (ADR 0060): a phrase holding a word no record holds in any form (``unheld``),
+    whose initials are a token the records hold (``holds``) and some text writes in capitals.
+    At most ``MAX_ACRONYMS`` are read."""
+    missing = frozenset(unheld)
+    if not missing:
+        return {}, ()
+    readings: dict[str, tuple[str, ...]] = {}
+    notes: list[str] = []
+    for acronym, words in spelled_phrases(query):
+        if len(readings) == MAX_ACRONYMS:
+            break
+        if acronym in words or missing.isdisjoint(words) or not holds(acronym):
+            continue
+        if any(not readings.keys().isdisjoint({acronym}) or set(words) <= set(taken) for taken in readings.values()):
+            continue
+        if written_in_capitals(acronym, texts):
+            readings[acronym] = words
+            notes.append(f"{' '.join(words)!r} was also read as {acronym.upper()!r}, the acronym the records write.")
+    return readings, tuple(notes)

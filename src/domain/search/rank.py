@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import chain, compress, pairwise
 from typing import Generic, Literal, NamedTuple, Protocol, TypeVar
 
-from openproject_mcp.domain.search.acronym import spelled_query
+from openproject_mcp.domain.search.acronym import phrase_readings, spelled_query
 from openproject_mcp.domain.search.normalize import (
     STOPWORDS,
     first_token_start,
@@ -264,10 +264,13 @@ def rank_records(
     scorer = QueryScorer(query, mode=mode)
     ranking = ranked(scorer)
     if mode == "fuzzy":
-        # A word no record holds may be an acronym the records spell out (ADR 0046).
-        spelled = spelled_query(query, scorer.unheld_terms(), extracted.distinct)
-        if spelled is not None:
-            ranking = ranked(QueryScorer(spelled[0], mode=mode))
+        # A word no record holds may be an acronym the records spell out (ADR 0046), and words no
+        # record holds may be spelled out where the records write their acronym (ADR 0060).
+        unheld = scorer.unheld_terms()
+        spelled = spelled_query(query, unheld, extracted.distinct)
+        acronyms, _ = phrase_readings(query, unheld, scorer.holds, extracted.distinct)
+        if spelled is not None or acronyms:
+            ranking = ranked(QueryScorer(spelled[0] if spelled else query, mode=mode, acronyms=acronyms))
     return ranking.hits
 
 
@@ -301,7 +304,10 @@ class QueryScorer:
         mode: MatchMode = "fuzzy",
         store: TokenStore | None = None,
         plan: QueryPlan | None = None,
+        acronyms: Mapping[str, Sequence[str]] | None = None,
     ) -> None:
+        """``acronyms`` maps a token to the query words it also stands for (``mfa`` for ``multi``,
+        ``factor``, ``authentication``): a text holding it holds each of them exactly (ADR 0060)."""
         if mode not in ("fuzzy", "exact"):
             raise ValueError(f"unknown match mode {mode!r}")
         self._needle = fold_for_containment(query)
@@ -320,12 +326,16 @@ class QueryScorer:
         self._strong: list[dict[str, float]] = [{} for _ in terms]
         self._weak: list[dict[str, float]] = [{} for _ in terms]
         self._sequences: list[set[tuple[str, ...]]] = [set(term.sequences) for term in terms]
-        self._joined: dict[str, tuple[int, int]] = {}
+        self._joined: dict[str, tuple[int, ...]] = {}
         words = [term.word for term in terms]
         for index in range(len(terms) - 1):
             first, second = words[index], words[index + 1]
             if first and second and terms[index].fuzzy and terms[index + 1].fuzzy:
                 self._joined[first + second] = (index, index + 1)
+        for acronym, spelled in (acronyms or {}).items():
+            standing = tuple(index for index, word in enumerate(words) if word in spelled and terms[index].fuzzy)
+            if standing and acronym not in words:
+                self._joined[acronym] = standing
         self._matches: dict[str, _TextMatch | None] = {}
         # Every matched text of this search with some effective best: its match and ``effective``
         # bests, while the suppressed terms stay the same (rebuilt from ``_matches`` when they change).
@@ -365,6 +375,10 @@ class QueryScorer:
             for term, strong in zip(self._terms, self._strong, strict=True)
             if term.word is not None and term.fuzzy and not strong
         )
+
+    def holds(self, token: str) -> bool:
+        """Whether a text ranked so far holds ``token`` (a folded token)."""
+        return token in self._vocabulary
 
     def unknown(self, texts: Iterable[str]) -> set[str]:
         """Those of ``texts`` whose ranking costs tokenising: neither held here nor in the store,

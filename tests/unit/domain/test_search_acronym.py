@@ -7,7 +7,15 @@ from dataclasses import dataclass
 import pytest
 
 from openproject_mcp.domain.search import Field, rank_records
-from openproject_mcp.domain.search.acronym import acronym_like, spelled_out, spelled_query, with_spelling
+from openproject_mcp.domain.search.acronym import (
+    acronym_like,
+    phrase_readings,
+    spelled_out,
+    spelled_phrases,
+    spelled_query,
+    with_spelling,
+    written_in_capitals,
+)
 
 
 @pytest.mark.parametrize(
@@ -107,3 +115,56 @@ def test_an_acronym_a_record_holds_is_not_spelled_out() -> None:
     pages = [*PAGES, Page(3, "SLA review")]
     ranked = rank_records(pages, "SLA", FIELDS, key=lambda p: p.id)
     assert [r.record.id for r in ranked] == [3]
+
+
+# ------------------------------------------------------------------------ spelled-out words read as an acronym (ADR 0060)
+
+
+@pytest.mark.parametrize(
+    ("query", "acronym", "words"),
+    [
+        ("multi-factor authentication for the vpn", "mfa", ("multi", "factor", "authentication")),
+        ("single sign on fails", "sso", ("single", "sign")),  # a stopword ending the phrase counts
+        ("when is the end of life", "eol", ("end", "life")),  # a stopword between counts...
+        ("estimated time of arrival", "eta", ("estimated", "time", "arrival")),  # ...or not
+        ("service level agreement", "sla", ("service", "level", "agreement")),
+    ],
+)
+def test_a_phrase_of_the_query_gives_the_acronym_of_its_initials(
+    query: str, acronym: str, words: tuple[str, ...]
+) -> None:
+    assert dict(spelled_phrases(query))[acronym] == words
+
+
+def test_a_phrase_is_words_side_by_side() -> None:
+    phrases = dict(spelled_phrases("multi, factor. authentication"))
+    assert "mfa" not in phrases  # punctuation ends a phrase
+    assert "mfa" not in dict(spelled_phrases("multi of the factor authentication"))  # two stopwords in a row
+
+
+def test_the_acronym_must_be_written_in_capitals() -> None:
+    assert written_in_capitals("mfa", ["Enforce MFA on the VPN"])
+    assert written_in_capitals("api", ["Three APIs"])
+    assert not written_in_capitals("mfa", ["the mfa token", "MFAX"])
+
+
+def test_a_reading_needs_a_word_no_record_holds_and_the_acronym_held_in_capitals() -> None:
+    texts = ["Enforce MFA on the VPN gateway"]
+    query = "multi-factor authentication for the vpn"
+    readings, notes = phrase_readings(query, ["multi"], lambda token: token == "mfa", texts)
+    assert readings == {"mfa": ("multi", "factor", "authentication")}
+    assert notes == ("'multi factor authentication' was also read as 'MFA', the acronym the records write.",)
+    assert phrase_readings(query, [], lambda token: token == "mfa", texts) == ({}, ())  # every word held
+    assert phrase_readings(query, ["multi"], lambda token: False, texts) == ({}, ())  # no record holds mfa
+    assert phrase_readings(query, ["multi"], lambda token: True, ["the mfa token"]) == ({}, ())  # not capitals
+
+
+def test_a_record_writing_the_acronym_ranks_first_for_the_spelled_out_words() -> None:
+    pages = [
+        Page(1, "Partner API authentication"),
+        Page(2, "VPN gateway upgrade"),
+        Page(3, "Enforce MFA on the VPN gateway for contractors"),
+        Page(4, "Refactor the billing module"),
+    ]
+    ranked = rank_records(pages, "multi-factor authentication for the vpn", FIELDS, key=lambda p: p.id)
+    assert [r.record.id for r in ranked][:1] == [3]
