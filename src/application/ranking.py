@@ -34,6 +34,7 @@ from openproject_mcp.domain.search import (
     Ranking,
     TokenStore,
     extract_texts,
+    query_clauses,
     query_tokens,
 )
 
@@ -172,6 +173,41 @@ async def rank_with(
         details=details,
     )
     return ranking
+
+
+async def rank_clauses(
+    query: str,
+    mode: MatchMode,
+    store: TokenStore | None,
+    texts: Extracted[T],
+    fields: Sequence[Field[T]],
+    *,
+    key: Callable[[T], int],
+    min_score: float = DEFAULT_MIN_SCORE,
+    weight_scale: float | None = None,
+) -> tuple[Ranking[T], str] | None:
+    """For a long question that found nothing as a whole: the ranking of the records' ``texts`` by
+    the clause of it whose best record scores highest (the first on a tie), and a note saying so;
+    ``None`` when the question has no clauses (``query_clauses``) or none finds anything (ADR 0061)."""
+    if mode != "fuzzy":
+        return None
+    best: tuple[Ranking[T], str] | None = None
+    for clause in query_clauses(query):
+        ranking, _ = await rank_read(
+            query_scorer(clause, mode, None, store),
+            lambda: texts,
+            len(texts.records),
+            fields,
+            key=key,
+            min_score=min_score,
+            weight_scale=weight_scale,
+        )
+        if ranking.hits and (best is None or ranking.hits[0].score > best[0].hits[0].score):
+            best = (ranking, clause)
+    if best is None:
+        return None
+    ranking, clause = best
+    return ranking, f"Nothing matched the whole question; these results match its part {clause!r}."
 
 
 def bounded_texts(records: Sequence[T], fields: Sequence[Field[T]], limits: RankingLimits | None) -> Extracted[T]:

@@ -45,6 +45,7 @@ from openproject_mcp.application.ranking import (
     bounded_texts,
     in_ranking_thread,
     query_scorer,
+    rank_clauses,
     rank_read,
 )
 from openproject_mcp.domain.errors import OpenProjectMcpError
@@ -230,7 +231,7 @@ async def run_search(
         if cache is not None:
             await cache.flush()
 
-    final, _ = await rank_read(
+    final, final_texts = await rank_read(
         scorer,
         lambda: _final_texts(spec, by_key, shallow_texts, fields, deep, limits, layout),
         len(records),
@@ -239,6 +240,14 @@ async def run_search(
         min_score=settings.min_score,
         weight_scale=scale,
     )
+    if not final.hits:
+        # A long question may hold its topic in one clause (ADR 0061).
+        clause = await rank_clauses(
+            query, mode, tokens, final_texts, fields, key=key, min_score=settings.min_score, weight_scale=scale
+        )
+        if clause is not None:
+            final, note = clause
+            readings = (*readings, note)
     hits = tuple(Hit(r.record, r.score, r.matches, deep.get(key(r.record))) for r in final.hits)
     return PipelineResult(
         hits=hits,

@@ -33,7 +33,7 @@ from openproject_mcp.application.caching import TenantCaches, TokenCache
 from openproject_mcp.application.concurrency import map_bounded
 from openproject_mcp.application.presenters import derive
 from openproject_mcp.application.project_scope import ProjectResolver
-from openproject_mcp.application.ranking import RankingLimits, query_scorer, rank_with
+from openproject_mcp.application.ranking import RankingLimits, bounded_texts, query_scorer, rank_clauses, rank_with
 from openproject_mcp.application.search_pipeline import ProgressCallback
 from openproject_mcp.application.views import MatchModeName, WikiCoverage, WikiPageHit, WikiSearchPage
 from openproject_mcp.application.wiki_knowledge import InstanceWikiIds, WikiReferences, page_ids_in
@@ -197,8 +197,17 @@ class SearchWikiPages:
         else:
             pages, coverage, failures = await self._discover(project_id, request, notes, query)
         limits = RankingLimits()
-        scorer = query_scorer(query or "", mode, limits, TokenCache(self._caches, self._tenant))
+        tokens = TokenCache(self._caches, self._tenant)
+        scorer = query_scorer(query or "", mode, limits, tokens)
         ranking = await rank_with(scorer, pages, FIELDS, key=lambda p: p.id, limits=limits)
+        if not ranking.hits and query:
+            # A long question may hold its topic in one clause (ADR 0061).
+            clause = await rank_clauses(
+                query, mode, tokens, bounded_texts(pages, FIELDS, None), FIELDS, key=lambda p: p.id
+            )
+            if clause is not None:
+                ranking, note = clause
+                notes.append(note)
         ranked = ranking.hits
         notes.extend(limits.notes())
         elements = tuple(

@@ -7,7 +7,7 @@ the rules and why they are what they are.
 
 from openproject_mcp.domain.search.distance import bounded_distance
 from openproject_mcp.domain.search.normalize import Token, normalize, query_spellings, query_tokens, tokenize
-from openproject_mcp.domain.search.query import split_versions
+from openproject_mcp.domain.search.query import query_clauses, split_versions
 from openproject_mcp.domain.search.rank import (
     DEFAULT_MIN_SCORE,
     Corpus,
@@ -54,6 +54,7 @@ __all__ = [
     "field_ratio",
     "normalize",
     "number_plural",
+    "query_clauses",
     "query_spellings",
     "query_tokens",
     "rank_records",

@@ -15,13 +15,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from openproject_mcp.domain.search.normalize import STOPWORDS, tokenize
+from openproject_mcp.domain.search.normalize import STOPWORDS, query_tokens, tokenize
 
-__all__ = ["MIN_FUZZY_QUERY_LENGTH", "QueryPlan", "Term", "plan_query", "split_versions"]
+__all__ = [
+    "MIN_CLAUSE_QUERY_WORDS",
+    "MIN_FUZZY_QUERY_LENGTH",
+    "QueryPlan",
+    "Term",
+    "plan_query",
+    "query_clauses",
+    "split_versions",
+]
 
 # Edit distance means nothing for one or two characters; such queries match whole words.
 MIN_FUZZY_QUERY_LENGTH = 3
 # A version: digits joined by dots, optionally after a "v" ("v2.3.1", "2.3", "17.4.0").
+# A question this long may hold its topic in one clause and chatter around it (ADR 0061).
+MIN_CLAUSE_QUERY_WORDS = 8
+MIN_CLAUSE_WORDS = 2
+# A clause ends at punctuation followed by a blank or the end, or at a line break ("4.0" stays whole).
+_CLAUSE_BREAK = re.compile(r"[,;:!?.]+(?=\s|$)|\n+")
 _VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w]|\.\d)")
 
 
@@ -84,3 +97,19 @@ def plan_query(query: str, needle: str) -> QueryPlan:
     placed.sort(key=lambda entry: entry[0])
     terms = tuple(dict.fromkeys(term for _, term in placed))
     return QueryPlan(terms, whole_words)
+
+
+def query_clauses(query: str) -> tuple[str, ...]:
+    """The clauses of a long question (``MIN_CLAUSE_QUERY_WORDS`` significant words or more) that
+    hold ``MIN_CLAUSE_WORDS`` significant words or more, in order, when there are two such or more;
+    otherwise none. A clause ends at a comma, semicolon, colon, full stop, question or exclamation
+    mark followed by a blank, or at a line break."""
+    if len(query_tokens(query)) < MIN_CLAUSE_QUERY_WORDS:
+        return ()
+    clauses = [part.strip() for part in _CLAUSE_BREAK.split(query)]
+    telling = tuple(
+        clause
+        for clause in clauses
+        if len([word for word in query_tokens(clause) if word not in STOPWORDS]) >= MIN_CLAUSE_WORDS
+    )
+    return telling if len(telling) >= 2 else ()

@@ -393,3 +393,57 @@ async def test_a_work_package_named_by_id_outside_the_scope_is_not_returned(quer
     search = await use_case(DEMO, SearchWorkPackages)
     page = await search.execute(SearchWorkPackagesRequest(query, scope=WorkPackageScope(project_id="warehouse")))
     assert 110 not in [e.work_package.id for e in page.elements]
+
+
+CHATTY = (
+    "hi, quick HR question, my partner and I want to spend a few weeks in Portugal in the autumn, "
+    "am I allowed to work from abroad for a while?"
+)
+
+
+def chatty_wiki() -> dict[str, Any]:
+    document = base_document()
+    pages = [
+        ("Working from abroad", "Employees may work from another EU country for up to 30 days a year."),
+        ("Partner portal", "How partners log in."),
+        ("Spend limits", "Card spend limits per team."),
+        ("Travel policy", "Book trains for trips under four hours."),
+    ]
+    document["wiki_pages"] = [
+        {"id": n, "project": 1, "title": title, "text": text, "updatedAt": "2026-01-01T00:00:00Z"}
+        for n, (title, text) in enumerate(pages, start=1)
+    ]
+    return document
+
+
+async def test_a_long_question_that_finds_nothing_as_a_whole_is_answered_by_its_best_clause(tmp_path: Path) -> None:
+    # As a whole the chatter words (partner, spend, weeks, portugal ~ portal, question) outweigh
+    # the two the answer holds; the clause "am I allowed to work from abroad" finds it (ADR 0061).
+    search = await use_case(dataset_settings(write(tmp_path, chatty_wiki())), SearchWikiPages)
+    page = await search.execute(SearchWikiPagesRequest(CHATTY))
+    assert [e.id for e in page.elements][:1] == [1]
+    assert page.notes and any("Nothing matched the whole question" in n and "work from abroad" in n for n in page.notes)
+
+
+async def test_a_question_found_as_a_whole_is_not_answered_by_a_clause(tmp_path: Path) -> None:
+    search = await use_case(dataset_settings(write(tmp_path, chatty_wiki())), SearchWikiPages)
+    page = await search.execute(
+        SearchWikiPagesRequest("am I allowed to work from abroad, for a few weeks, in Portugal?")
+    )
+    assert [e.id for e in page.elements][:1] == [1]
+    assert not any("Nothing matched the whole question" in n for n in page.notes or ())
+
+
+async def test_a_long_question_answered_by_a_clause_through_the_pipeline(tmp_path: Path) -> None:
+    document = many_work_packages(30)
+    document["work_packages"][3]["subject"] = "Coffee machine in the canteen is broken again"
+    # Each chatter word somewhere else, none of them together: as a whole nothing comes near.
+    for at, subject in ((5, "Weekly report"), (6, "Training plan for new staff"), (7, "Last-mile route review")):
+        document["work_packages"][at]["subject"] = subject
+    query = (
+        "ugh, I missed last week's review because my train was late, and someone told me afterwards "
+        "that they finally talked about the coffee machine, any ticket for it?"
+    )
+    search = await use_case(dataset_settings(write(tmp_path, document)), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest(query))
+    assert [e.work_package.id for e in page.elements][:1] == [document["work_packages"][3]["id"]]

@@ -117,7 +117,7 @@ def test_an_acronym_a_record_holds_is_not_spelled_out() -> None:
     assert [r.record.id for r in ranked] == [3]
 
 
-# ------------------------------------------------------------------------ spelled-out words read as an acronym (ADR 0060)
+# ------------------------------------------------------------------ spelled-out words read as an acronym (ADR 0060)
 
 
 @pytest.mark.parametrize(

@@ -585,7 +585,7 @@ def test_a_query_word_one_letter_from_a_stopword_is_not_matched_by_it() -> None:
     assert 2 not in [hit.record.id for hit in ranking.hits]
 
 
-# ------------------------------------------------------------------------ unmatched words beside typo neighbours (ADR 0059)
+# ------------------------------------------------------------------ unmatched words beside typo neighbours (ADR 0059)
 
 PORTAL_DOCS = (
     Doc(1, "Portal feedback form"),
@@ -604,3 +604,26 @@ def test_words_matching_nothing_beside_only_a_typo_neighbour_find_nothing() -> N
 def test_words_matching_nothing_are_still_left_out_beside_a_word_held_as_typed() -> None:
     assert ids(rank("portal florpish", PORTAL_DOCS)) == [1, 2]  # exactly
     assert ids(rank("beantrage urlaub", PORTAL_DOCS)) == [3]  # the beginning of a German compound
+
+
+# ------------------------------------------------------------------------ the clauses of a long question (ADR 0061)
+
+
+def test_a_long_question_splits_into_the_clauses_that_hold_two_words_or_more() -> None:
+    from openproject_mcp.domain.search import query_clauses
+
+    question = (
+        "hi, quick HR question, my partner and I want to spend a few weeks in Portugal; am I allowed to work abroad?"
+    )
+    assert query_clauses(question) == (
+        "quick HR question",
+        "my partner and I want to spend a few weeks in Portugal",
+        "am I allowed to work abroad",
+    )
+    assert query_clauses("what did we decide about the budget?") == ()  # short: answered whole
+    assert query_clauses("release 4.0 notes for the iOS app and the Android app and the web portal") == ()  # one clause
+    # "4.0" stays whole; "who signs it off" holds one significant word and is no clause.
+    assert query_clauses("upgrade to 4.0.1 planned, rollback plan for the 4.0 release, who signs it off?") == (
+        "upgrade to 4.0.1 planned",
+        "rollback plan for the 4.0 release",
+    )
