@@ -1,8 +1,8 @@
-"""Relevance at scale: 338 assistant queries against a generated company workspace, through the MCP tools.
+"""Relevance at scale: 380 assistant queries against a generated company workspace, through the MCP tools.
 
 The workspace is ``benchmarks.scale_corpus`` (about 1,500 work packages over two years, 330
 meetings, 90 wiki pages, filler text from several domains so common words are common). About
-280 records are planted inside it (targets and their near-miss decoys), at ids (and so ages)
+310 records are planted inside it (targets and their near-miss decoys), at ids (and so ages)
 spread over its history, and one case per target asks for it the way an assistant would; 95 cases ask
 targets again another way. Categories:
 
@@ -28,7 +28,13 @@ targets again another way. Categories:
   misses) and one participant, weighted to long chatty questions, time phrases ("last sprint", "in
   March"), a person with a topic, compounds written apart or joined (check list, on call, cross dock,
   dead line, postmortem), -ise / -ize, abbreviations both ways (PR, k8s, prod, DB, MFA, xmas), word
-  forms, short German questions over German records, typos in the rare word and gibberish.
+  forms, short German questions over German records, typos in the rare word and gibberish;
+- a sixth batch, written the same way: 42 cases over 31 new records (with 9 older or similar near
+  misses), weighted to wiki questions ("how do I…", "what's our policy on…"), a person with a topic,
+  acronyms both ways (SLA, SSO, RMA, EOL, PoC, KPI, ETA, POD), long chatty messages, typos in names of
+  places, people and products, word forms, joined or split compounds (checkin, ontime, Erste-Hilfe,
+  Dienstwagenregelung), amounts, dates and reason codes, short German, French and Spanish questions
+  over records in those languages, and gibberish or off-topic queries.
 
 Every case is one ``tools/call`` of ``openproject_search_work_packages``, ``..._meetings`` or
 ``..._wiki_pages`` through the MCP server, with cold caches (a fresh ``Application`` per case),
@@ -743,6 +749,90 @@ WORK_PACKAGE_TARGETS: dict[int, WorkPackagePlant] = {
         (),
         {"project": "infra"},
     ),
+    # A sixth batch of targets, each beside an older near miss where one fits.
+    57: (
+        "Missing proof of delivery scans from Nordvik Cargo",
+        "Nordvik Cargo drivers at the Gdańsk depot skip the proof of delivery scan when the consignee signs on paper.",
+        (
+            "Checked the last 200 deliveries: 31 have no scan.",
+            "Agreed with Nordvik: paper signatures are photographed and uploaded within 24 hours, otherwise we "
+            "withhold 2% of the freight invoice.",
+        ),
+        {"project": "logi", "updated": ago(2024, 7, 29), "status": "Closed"},
+    ),
+    50: ("Nordvik Cargo rate card for the Gdańsk depot", "", (), {"project": "logi"}),
+    236: (
+        "No payout run on 3 October (German Unity Day)",
+        "3 October is a bank holiday in Germany; payouts scheduled for that day go out on 2 October instead, and the "
+        "settlement file arrives a day later.",
+        (),
+        {"project": "pay"},
+    ),
+    312: (
+        "Show the estimated time of arrival on the order tracking page",
+        "Shippers ask when the truck will arrive. The carrier API sends an arrival estimate with every scan, but the "
+        "order tracking page only shows the last scan.",
+        (),
+        {"project": "portal", "type_name": "Feature"},
+    ),
+    298: (
+        "Estimated delivery date in the shipment history",
+        "Show the promised delivery date next to each shipment.",
+        (),
+        {"project": "portal"},
+    ),
+    612: (
+        "Neue Dienstwagenregelung ab Juli",
+        "Die Dienstwagenregelung wird angepasst: Elektroautos bis 60.000 € Listenpreis, die private Nutzung wird mit "
+        "0,25 % versteuert. Ladekarten gibt es über die Personalabteilung.",
+        (),
+        {"project": "hr"},
+    ),
+    590: (
+        "Dienstwagen: Ladekarten für Elektroautos",
+        "Die Ladekarten werden zentral bestellt.",
+        (),
+        {"project": "hr"},
+    ),
+    1031: (
+        "Tarvik T6 label printers cut off the SSCC barcode",
+        "Since firmware 4.2.7 the Tarvik T6 printers at the Zaragoza site shift the print 3 mm to the right on "
+        "100 x 150 mm labels; the SSCC barcode is cut and the carrier rejects the pallets.",
+        (),
+        {"project": "logi", "type_name": "Bug"},
+    ),
+    1186: (
+        "Roll out the check-in kiosk for drivers at the Leipzig warehouse gate",
+        "Drivers register at the gate on a self-service check-in kiosk instead of the paper list; the kiosk prints "
+        "the dock door and the slot.",
+        ("Kenji Satō: Portiq ships the two kiosks on 14 April; the gate team needs half a day of training.",),
+        {"project": "logi"},
+    ),
+    1142: (
+        "Check-in times for drivers at the Leipzig warehouse gate",
+        "Drivers who check in more than 30 minutes late lose their slot.",
+        (),
+        {"project": "logi"},
+    ),
+    1232: (
+        "Cloud cost spike: NAT gateway data processing charges tripled",
+        "The cloud bill for February shows €18,400 for NAT gateway data processing instead of the usual €6,000; most "
+        "of it is the nightly backup job copying to the object storage bucket through the NAT gateway instead of the "
+        "storage endpoint.",
+        (),
+        {"project": "infra"},
+    ),
+    1292: (
+        "Direct debit returns with reason code AM04 are not booked",
+        "When the bank returns a SEPA direct debit with reason code AM04 (insufficient funds), the ledger keeps the "
+        "invoice as paid; finance ops only finds these at the month-end close.",
+        (
+            "Nadia Haddad: we also get MD06 returns (the customer asked their bank for a refund); those need a "
+            "different dunning letter.",
+        ),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1284: ("Direct debit mandate expiry reminders", "", (), {"project": "pay"}),
 }
 
 # Meetings: id -> (title, agenda items as (title, notes, outcomes), options). Meeting 1 is June 2024, 330 May 2026.
@@ -1220,6 +1310,66 @@ MEETING_TARGETS: dict[int, MeetingPlant] = {
         (("Status page wording", "Support wants plainer wording on the status page.", ()),),
         {"project": "infra"},
     ),
+    # A sixth batch of targets, each beside an older near miss where one fits.
+    47: (
+        "Comité de seguridad Zaragoza",
+        (
+            (
+                "Carretillas en el muelle 3",
+                "Dos incidentes con carretillas elevadoras en julio; falta un espejo en el cruce del muelle 3.",
+                ("Se instala un espejo convexo y la velocidad se limita a 6 km/h en el muelle.",),
+            ),
+            ("Equipos de protección", "Faltan chalecos de la talla XL.", ()),
+        ),
+        {"project": "logi", "location": "Zaragoza meeting room"},
+    ),
+    114: (
+        "Carrier performance review",
+        (
+            (
+                "On-time pickups: Baltika Trans",
+                "Dario: Baltika Trans picked up on time in only 81% of its slots in November, against a target of 95%.",
+                (
+                    "Dario sends Baltika Trans a formal warning; if December stays under 90% we move the Riga lanes to "
+                    "another carrier.",
+                ),
+            ),
+        ),
+        {"project": "logi"},
+    ),
+    108: (
+        "Carrier performance review",
+        (("Baltika Trans onboarding", "Contract signed; the first pickups in Riga start next month.", ()),),
+        {"project": "logi"},
+    ),
+    201: (
+        "Point mensuel bureau de Lyon",
+        (
+            (
+                "Télétravail",
+                "Les équipes demandent trois jours de télétravail par semaine au lieu de deux.",
+                ("Décision : deux jours fixes de télétravail et un troisième jour flexible à partir de septembre.",),
+            ),
+            ("Cantine", "Le prestataire change en juillet.", ()),
+        ),
+        {"project": "hr", "location": "Lyon office, 2nd floor"},
+    ),
+    277: (
+        "Architecture review board",
+        (
+            (
+                "Postgres 12 end of life",
+                "Postgres 12 is out of support since November 2024; the two reporting databases still run it.",
+                ("Decided: both move to Postgres 16 before the end of Q1; Marek owns the plan.",),
+            ),
+        ),
+        {"project": "infra"},
+    ),
+    272: (
+        "Architecture review board",
+        (("Postgres 16 upgrade", "The replica tests on Postgres 16 passed.", ()),),
+        {"project": "infra"},
+    ),
 }
 # Meetings found by a participant's name: people who attend this one meeting only.
 PARTICIPANT_TARGETS: dict[int, tuple[str, str]] = {
@@ -1372,6 +1522,68 @@ WIKI_TARGETS: dict[int, tuple[str, str]] = {
         "at most three action items, each with an owner.",
     ),
     69: ("Post-mortem meeting checklist", "Book 45 minutes and invite everyone who was paged."),
+    # A sixth batch of targets (and two near misses).
+    4: (
+        "Service level agreements for enterprise merchants",
+        "Priority 1 tickets (checkout or tracking down for everyone) get a first response within 30 minutes and a "
+        "workaround within 4 hours, around the clock. Priority 2 tickets get a first response within 4 business "
+        "hours. For every hour we miss, the merchant gets a credit of 5% of the monthly fee, capped at 25%.",
+    ),
+    6: (
+        "Carrier SLA scorecard",
+        "On-time pickup and delivery rate per carrier, reviewed every month in the carrier performance review.",
+    ),
+    7: (
+        "Ersthelfer und Erste-Hilfe-Kurse",
+        "Im Lager Leipzig sind pro Schicht mindestens zwei Ersthelfer eingeteilt. Der Erste-Hilfe-Kurs wird alle zwei "
+        "Jahre aufgefrischt; die Firma übernimmt die Kosten, die Anmeldung läuft über die Schichtleitung.",
+    ),
+    21: (
+        "Single sign-on for internal tools",
+        "All internal tools sign in through Okta. To connect a new tool, open a request with the security team; they "
+        "set up the SAML app within three working days. Tools that cannot do SAML need an exception from the "
+        "security lead.",
+    ),
+    25: (
+        "Returns authorisation for damaged goods",
+        "Every return from a merchant needs a return merchandise authorisation number before it reaches the returns "
+        "bay; customer success issues the number in the portal. Parcels without one are refused at the gate and go "
+        "back to the sender at their cost.",
+    ),
+    32: (
+        "End-of-life hardware disposal",
+        "Laptops, phones and handheld scanners that reach end of life go to Recyclon, our certified disposal partner. "
+        "IT wipes every disk first and keeps the certificate of destruction for seven years. Never sell or give away "
+        "old devices yourself.",
+    ),
+    45: (
+        "PoC guidelines",
+        "A PoC runs for at most six weeks, has one sponsor and a written success criterion, and never touches "
+        "production data. At the end the sponsor decides: adopt, extend once, or stop.",
+    ),
+    48: (
+        "Warehouse KPI definitions",
+        "Pick accuracy is correctly picked lines divided by all picked lines; the target is 99.8%. Dock-to-stock time "
+        "runs from the gate scan to the first bin scan; the target is under four hours. Warehouse ops reports both "
+        "every Monday.",
+    ),
+    54: ("KPI dashboard access", "Ask the platform team for a Grafana viewer account; dashboards are read-only."),
+    56: (
+        "Booking a meeting room in Leipzig",
+        "Rooms Fjord, Atlas and Kiruna are booked in the shared calendar. The canteen can be booked for team events "
+        "after 15:00 through the office manager. Video equipment is in the cupboard next to Room Atlas.",
+    ),
+    62: (
+        "Gifts and hospitality policy",
+        "Gifts from suppliers, carriers or customers worth up to €50 may be kept. Anything above goes on the gifts "
+        "register and needs your department head's approval. Never accept cash or vouchers, and decline invitations "
+        "during a running tender.",
+    ),
+    67: (
+        "Congés payés au bureau de Lyon",
+        "Les salariés du bureau de Lyon ont droit à 25 jours ouvrés de congés payés par an. Les demandes passent par "
+        "le système RH au moins deux semaines à l'avance ; le CSE est consulté pour la fermeture d'août.",
+    ),
 }
 
 
@@ -1896,6 +2108,111 @@ def _cases() -> tuple[Case, ...]:
         Case(GIBBERISH, WP, "frumious bandersnatch vorpal", None),
         Case(GIBBERISH, MEET, "jabberwock snickersnee", None),
         Case(GIBBERISH, WIKI, "quuxbarrow flimflorp", None),
+        # A sixth batch: new records and phrasings, kept as first written.
+        Case(TECH, WIKI, "what's our SLA for priority 1 tickets", 4, (), ("service level agreements",)),
+        Case(
+            QUESTION,
+            WIKI,
+            "how much credit does a merchant get when we miss the SLA",
+            4,
+            (),
+            ("5% of the monthly fee",),
+            text,
+        ),
+        Case(TECH, WIKI, "how do I get SSO set up for a new internal tool", 21, (), ("single sign-on",)),
+        Case(TECH, WIKI, "where is the guide for RMA numbers", 25, (), ("return merchandise authorisation",), text),
+        Case(FORMS, WIKI, "who issues return authorizations", 25, (), ("returns authorisation",)),
+        Case(TECH, WIKI, "what do we do with EOL laptops", 32, (), ("end-of-life hardware",)),
+        Case(FORMS, WIKI, "disposing of old laptops", 32, (), ("hardware disposal",)),
+        Case(TYPO, WIKI, "recylcon certificate of destruction", 32, (), ("recyclon",), text),
+        Case(TECH, WIKI, "what are the rules for running a proof of concept", 45, (), ("poc guidelines",)),
+        Case(QUESTION, WIKI, "how long may a PoC run", 45, (), ("poc guidelines",)),
+        Case(
+            TECH,
+            WIKI,
+            "how do we define key performance indicators for the warehouse",
+            48,
+            (),
+            ("warehouse kpi definitions",),
+        ),
+        Case(FORMS, WIKI, "how do I book the canteen for a team event", 56, (), ("canteen",), text),
+        Case(TYPO, WIKI, "meeting room booking leipzg", 56, (), ("booking a meeting room",)),
+        Case(QUESTION, WIKI, "what's our policy on accepting gifts from carriers", 62, (), ("gifts and hospitality",)),
+        Case(
+            STOP,
+            WIKI,
+            "hey, one of the carriers sent our team a huge hamper of wine for christmas as a thank-you gift, I'm "
+            "honestly not sure we're allowed to keep it, is there a rule about that somewhere?",
+            62,
+            (),
+            ("gifts and hospitality",),
+        ),
+        Case(GERMAN, WIKI, "conges payes lyon", 67, (), ("congés payés",)),
+        Case(GERMAN, WIKI, "combien de jours de congés par an à Lyon ?", 67, (), ("congés payés",)),
+        Case(GERMAN, WIKI, "wie oft muss man den erste hilfe kurs auffrischen", 7, (), ("erste-hilfe",)),
+        Case(GIBBERISH, WIKI, "banana bread recipe", None),
+        Case(TECH, WP, "ETA on the order tracking page", 312, (), ("estimated time of arrival",)),
+        Case(
+            STOP,
+            WP,
+            "a big shipper just called me, quite annoyed, because the tracking page only shows the last scan and never "
+            "says when the truck will actually arrive, do we have a ticket for that?",
+            312,
+            (),
+            ("estimated time of arrival",),
+        ),
+        Case(VERSION, WP, "AM04 returns not booked", 1292, (), ("am04",)),
+        Case(QUESTION, WP, "what did Nadia say about MD06 returns", 1292, (), ("nadia", "md06")),
+        Case(TYPO, WP, "tarvic printers cutting off the barcode", 1031, (), ("tarvik",)),
+        Case(VERSION, WP, "100x150 labels cut off", 1031, (), ("100 x 150",)),
+        Case(TYPO, WP, "sscc barcode zaragosa", 1031, (), ("sscc",)),
+        Case(TECH, WP, "nordvik POD scans", 57, (), ("nordvik", "proof of delivery")),
+        Case(OLD, WP, "what penalty did we agree with nordvik for missing delivery proofs", 57, (), ("withhold 2%",)),
+        Case(
+            QUESTION,
+            WP,
+            "what did Kenji Sato say about the checkin kiosk",
+            1186,
+            (),
+            ("kenji satō", "check-in kiosk"),
+        ),
+        Case(
+            STOP,
+            WP,
+            "finance pinged me this morning, apparently the cloud bill for february was way higher than usual, "
+            "something about the NAT gateway, do you know if anyone is already looking into it?",
+            1232,
+            (),
+            ("nat gateway data processing",),
+        ),
+        Case(VERSION, WP, "18400 euros nat gateway", 1232, (), ("€18,400",)),
+        Case(GERMAN, WP, "gibt es eine neue Dienstwagenregelung?", 612, (), ("dienstwagenregelung",)),
+        Case(GERMAN, WP, "dienstwagen regelung elektroauto", 612, (), ("dienstwagenregelung",)),
+        Case(VERSION, WP, "are payouts running on october 3rd", 236, (), ("3 october",)),
+        Case(GIBBERISH, WP, "glimberwock sprunt", None),
+        Case(GERMAN, MEET, "¿qué se decidió sobre las carretillas en Zaragoza?", 47, (), ("carretillas",), agenda),
+        Case(GERMAN, MEET, "comite de seguridad zaragoza", 47, (), ("comité de seguridad",)),
+        Case(
+            GERMAN,
+            MEET,
+            "qu'est-ce qu'on a décidé pour le teletravail à Lyon ?",
+            201,
+            (),
+            ("télétravail",),
+            agenda,
+        ),
+        Case(
+            QUESTION,
+            MEET,
+            "what did Dario say about baltika trans on-time pickups",
+            114,
+            (),
+            ("dario", "baltika", "on time"),
+            agenda,
+        ),
+        Case(TYPO, MEET, "baltica trans ontime pickup rate", 114, (), ("baltika trans", "on time"), agenda),
+        Case(TECH, MEET, "postgres 12 EOL", 277, (), ("postgres 12",), agenda),
+        Case(GIBBERISH, MEET, "vrooblefax kintermop", None),
     )
 
 
