@@ -40,13 +40,12 @@ from typing import Generic, TypeVar
 from openproject_mcp.application.caching import EnrichmentCache
 from openproject_mcp.application.concurrency import map_bounded
 from openproject_mcp.application.ranking import (
-    MAX_QUERY_WORDS,
     RankingLimits,
     bounded_texts,
-    in_ranking_thread,
     query_scorer,
     rank_clauses,
     rank_read,
+    read_acronyms,
 )
 from openproject_mcp.domain.errors import OpenProjectMcpError
 from openproject_mcp.domain.search import (
@@ -60,7 +59,6 @@ from openproject_mcp.domain.search import (
     Ranking,
     TokenStore,
 )
-from openproject_mcp.domain.search.acronym import acronyms_in, phrase_readings, spelled_phrases, spelled_query
 
 C = TypeVar("C")
 D = TypeVar("D")
@@ -269,28 +267,14 @@ async def _read_acronyms(
     scorer_for: Callable[[str, Mapping[str, tuple[str, ...]]], QueryScorer],
     first_ranking: Callable[[QueryScorer, Extracted[C]], Awaitable[tuple[Ranking[C], Extracted[C]]]],
 ) -> tuple[Ranking[C], Extracted[C], QueryScorer, tuple[str, ...]]:
-    """The first ranking again, when the query's words no record holds are read otherwise: an
-    acronym as the words the records spell it with (ADRs 0046, 0050), spelled-out words as the
-    acronym the records write (ADR 0060); with the scorer that reads them and a note per reading.
-    The texts are scanned on the ranking thread, as they may be many."""
-    unheld = scorer.unheld_terms()
-    acronyms = acronyms_in(query, unheld)
-    candidates = [acronym for acronym, words in spelled_phrases(query) if not set(unheld).isdisjoint(words)]
-    if not acronyms and not any(map(scorer.holds, candidates)):
+    """The first ranking again when the query's acronyms are read (``read_acronyms``), with the
+    scorer that reads them and a note per reading; as it was otherwise."""
+    reading = await read_acronyms(query, scorer, texts.distinct)
+    if reading is None:
         return ranking, texts, scorer, ()
-    distinct = texts.distinct
-
-    def read() -> tuple[tuple[str, tuple[str, ...]] | None, tuple[dict[str, tuple[str, ...]], tuple[str, ...]]]:
-        spelled = spelled_query(query, acronyms, distinct, max_words=MAX_QUERY_WORDS) if acronyms else None
-        return spelled, phrase_readings(query, unheld, scorer.holds, distinct)
-
-    spelled, (phrases, phrase_notes) = await in_ranking_thread(read)
-    if spelled is None and not phrases:
-        return ranking, texts, scorer, ()
-    text, notes = spelled if spelled is not None else (query, ())
-    reading = scorer_for(text, phrases)
-    again, texts = await first_ranking(reading, texts)
-    return again, texts, reading, (*notes, *phrase_notes)
+    reader = scorer_for(reading.query, reading.acronyms)
+    again, texts = await first_ranking(reader, texts)
+    return again, texts, reader, reading.notes
 
 
 def _final_fields(spec: SearchSpec[C, D], deep: Mapping[int, D]) -> tuple[Field[C], ...]:

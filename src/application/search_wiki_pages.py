@@ -33,7 +33,14 @@ from openproject_mcp.application.caching import TenantCaches, TokenCache
 from openproject_mcp.application.concurrency import map_bounded
 from openproject_mcp.application.presenters import derive
 from openproject_mcp.application.project_scope import ProjectResolver
-from openproject_mcp.application.ranking import RankingLimits, bounded_texts, query_scorer, rank_clauses, rank_with
+from openproject_mcp.application.ranking import (
+    RankingLimits,
+    bounded_texts,
+    query_scorer,
+    rank_clauses,
+    rank_read,
+    read_acronyms,
+)
 from openproject_mcp.application.search_pipeline import ProgressCallback
 from openproject_mcp.application.views import MatchModeName, WikiCoverage, WikiPageHit, WikiSearchPage
 from openproject_mcp.application.wiki_knowledge import InstanceWikiIds, WikiReferences, page_ids_in
@@ -199,12 +206,18 @@ class SearchWikiPages:
         limits = RankingLimits()
         tokens = TokenCache(self._caches, self._tenant)
         scorer = query_scorer(query or "", mode, limits, tokens)
-        ranking = await rank_with(scorer, pages, FIELDS, key=lambda p: p.id, limits=limits)
+        texts = bounded_texts(pages, FIELDS, limits)
+        ranking, _ = await rank_read(scorer, lambda: texts, len(pages), FIELDS, key=_page_id)
+        if query and mode == "fuzzy":
+            # Acronyms read as their spellings and the other way round (ADRs 0046, 0050, 0060).
+            reading = await read_acronyms(query, scorer, texts.distinct)
+            if reading is not None:
+                reader = query_scorer(reading.query, mode, None, tokens, reading.acronyms)
+                ranking, _ = await rank_read(reader, lambda: texts, len(pages), FIELDS, key=_page_id)
+                notes.extend(reading.notes)
         if not ranking.hits and query:
             # A long question may hold its topic in one clause (ADR 0061).
-            clause = await rank_clauses(
-                query, mode, tokens, bounded_texts(pages, FIELDS, None), FIELDS, key=lambda p: p.id
-            )
+            clause = await rank_clauses(query, mode, tokens, texts, FIELDS, key=_page_id)
             if clause is not None:
                 ranking, note = clause
                 notes.append(note)
@@ -459,3 +472,7 @@ class SearchWikiPages:
         if call.link_failure:
             notes.append("The instance's wiki page links could not be read, so the pages they name were not looked up.")
         return notes
+
+
+def _page_id(page: WikiPage) -> int:
+    return page.id

@@ -447,3 +447,30 @@ async def test_a_long_question_answered_by_a_clause_through_the_pipeline(tmp_pat
     search = await use_case(dataset_settings(write(tmp_path, document)), SearchWorkPackages)
     page = await search.execute(SearchWorkPackagesRequest(query))
     assert [e.work_package.id for e in page.elements][:1] == [document["work_packages"][3]["id"]]
+
+
+def wiki_of(*titles: str) -> dict[str, Any]:
+    document = base_document()
+    document["wiki_pages"] = [
+        {"id": n, "project": 1, "title": title, "text": "", "updatedAt": "2026-01-01T00:00:00Z"}
+        for n, title in enumerate(titles, start=1)
+    ]
+    return document
+
+
+@pytest.mark.parametrize(
+    ("titles", "query", "note"),
+    [
+        # An acronym no page holds, read as the words a page spells it with (ADRs 0046, 0050).
+        (("Ferry operator contacts", "Service Level Agreement with the ferry operator"), "SLA ferry operator", "'sla'"),
+        # Words no page holds, read as the acronym a page writes (ADR 0060).
+        (("Admin accounts", "MFA for admin accounts"), "multi-factor authentication for admin accounts", "'MFA'"),
+    ],
+)
+async def test_the_wiki_search_reads_acronyms_both_ways(
+    tmp_path: Path, titles: tuple[str, ...], query: str, note: str
+) -> None:
+    search = await use_case(dataset_settings(write(tmp_path, wiki_of(*titles))), SearchWikiPages)
+    page = await search.execute(SearchWikiPagesRequest(query))
+    assert [e.id for e in page.elements][:1] == [2]
+    assert page.notes and any("was also read as" in n and note in n for n in page.notes)
