@@ -59,6 +59,21 @@ def full_text_terms(query: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*versions, *words_sent]))[:MAX_FULL_TEXT_LEGS]
 
 
+# A word at least this long that no record holds as typed may hold a typo: its halves are sent
+# too, one of which a single typo leaves intact (ADR 0062). Shorter halves are in too much.
+MIN_TYPO_HALVES_LENGTH = 10
+
+
+def typo_halves(sent: str) -> tuple[str, str] | None:
+    """The two halves a full-text leg that found nothing is sent again as (``kalinigrad``:
+    ``kalin`` and ``igrad``; a single typo leaves one of them as the record writes it), for a word
+    of letters only, ``MIN_TYPO_HALVES_LENGTH`` long or more; ``None`` otherwise."""
+    if len(sent) < MIN_TYPO_HALVES_LENGTH or not sent.isalpha():
+        return None
+    middle = len(sent) // 2
+    return sent[:middle], sent[middle:]
+
+
 def leg_spelling(value: str, typed: str) -> str:
     """What a full-text leg sends for one query word (``value``, folded; ``typed``, as the query
     spells it): the typed word cut to the beginning every form of it shares, where the typed word

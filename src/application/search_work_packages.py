@@ -21,6 +21,7 @@ from openproject_mcp.application.search_common import (
     evidence_weight,
     failure_note,
     full_text_terms,
+    typo_halves,
 )
 from openproject_mcp.application.search_pipeline import (
     DEFAULT_PIPELINE,
@@ -236,6 +237,33 @@ class SearchWorkPackages:
             answered.append((leg, outcome))
         if len(errors) == len(legs):
             raise errors[0]
+        # A long word that no work package holds as typed may hold a typo: its halves are asked for
+        # in one more round trip, taken only then (ADR 0062).
+        halves = [
+            (leg.label, parts)
+            for leg, page in answered
+            if leg.full_text and leg.label in terms and page.total == 0 and (parts := typo_halves(leg.label))
+        ]
+        if halves:
+            retries = [
+                _Leg(part, (Filter("search", "**", (part,)),), FULL_TEXT_LEG_SIZE, True)
+                for _, parts in halves
+                for part in parts
+            ]
+            again = await asyncio.gather(*(self._run_leg(base, leg) for leg in retries), return_exceptions=True)
+            for leg, outcome in zip(retries, again, strict=True):
+                if isinstance(outcome, BaseException):
+                    if not isinstance(outcome, OpenProjectMcpError) or outcome.aborts_search:
+                        raise outcome
+                    errors.append(outcome)
+                    found.notes.append(_leg_failure_note(leg, outcome))
+                    continue
+                answered.append((leg, outcome))
+            found.notes.extend(
+                f"No work package holds {word!r} as typed; its halves {first!r} and {second!r} were searched too, "
+                "in case of a typo."
+                for word, (first, second) in halves
+            )
         # How many work packages are in scope: the recent leg's total (the largest total seen, if it failed).
         population = max((page.total for leg, page in answered if leg.label == "recent" or leg.full_text), default=0)
         for leg, page in answered:

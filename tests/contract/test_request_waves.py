@@ -163,3 +163,29 @@ async def test_an_instance_without_display_ids_is_not_asked_for_one() -> None:
             assert 3 not in [e.work_package.id for e in cost.page.elements[:1]]
         finally:
             await app.aclose()
+
+
+async def test_a_long_word_no_work_package_holds_costs_one_round_trip_more_for_its_halves() -> None:
+    # "kalinigrad" is in no record: its leg finds nothing, so its halves are asked for after the
+    # lists, in one more round trip of two requests (ADR 0062); a word found as typed costs none.
+    served = dataset()
+    async with FakeOpenProject({USER: served, OTHER: served}, profile="17.8", lockstep=QUIET) as fake:
+        app = Application(http_settings(fake.base_url, USER))
+        try:
+            typo = await measure(app, fake, USER, SearchWorkPackages, SearchWorkPackagesRequest("kalinigrad pgbouncer"))
+            found = await measure(app, fake, OTHER, SearchWorkPackages, SearchWorkPackagesRequest("pgbouncer pool"))
+        finally:
+            await app.aclose()
+
+    def searched(cost: Cost) -> list[str]:
+        return [
+            json.loads(r.query["filters"])[-1]["search"]["values"][0]
+            for r in cost.requests
+            if r.path.endswith("/work_packages") and '"search"' in r.query.get("filters", "")
+        ]
+
+    assert sorted(searched(typo)) == sorted(["kalinigrad", "pgbouncer", "kalinigrad pgbouncer", "kalin", "igrad"]), typo
+    assert typo.waves <= COLD + 1, typo
+    assert typo.page.elements[0].work_package.id == 1  # the old comment, by the other word
+    assert not any(part in searched(found) for part in ("kalin", "igrad"))
+    assert found.waves <= COLD, found

@@ -474,3 +474,27 @@ async def test_the_wiki_search_reads_acronyms_both_ways(
     page = await search.execute(SearchWikiPagesRequest(query))
     assert [e.id for e in page.elements][:1] == [2]
     assert page.notes and any("was also read as" in n and note in n for n in page.notes)
+
+
+async def test_a_long_word_no_work_package_holds_is_searched_again_by_its_halves(tmp_path: Path) -> None:
+    # The oldest work package is outside the window of the 250 newest; only a full-text leg reaches
+    # it, and "kalinigrad" (a typo) finds nothing there. Its half "kalin" does (ADR 0062).
+    document = many_work_packages(400)
+    document["work_packages"][0]["subject"] = "Kaliningrad transit declaration times out"
+    search = await use_case(dataset_settings(write(tmp_path, document)), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest("kalinigrad routine"))
+    assert [e.work_package.id for e in page.elements][:1] == [1]
+    assert page.notes and any("its halves 'kalin' and 'igrad' were searched too" in n for n in page.notes)
+    # A word the records hold as typed is not searched again.
+    plain = await search.execute(SearchWorkPackagesRequest("kaliningrad routine"))
+    assert [e.work_package.id for e in plain.elements][:1] == [1]
+    assert not any("halves" in n for n in plain.notes or ())
+
+
+def test_only_a_long_word_of_letters_is_cut_in_halves() -> None:
+    from openproject_mcp.application.search_common import typo_halves
+
+    assert typo_halves("kalinigrad") == ("kalin", "igrad")
+    assert typo_halves("authentiction") == ("authen", "tiction")
+    assert typo_halves("temporay") is None  # halves of four letters are in too much
+    assert typo_halves("2026-05-01") is None
