@@ -71,38 +71,45 @@ def spelled_out(term: str, texts: Iterable[str]) -> tuple[str, ...] | None:
 
 
 def _capitals_pattern(term: str) -> re.Pattern[str]:
-    """Words starting with the term's letters in capitals, side by side, one word between allowed."""
-    parts = [rf"{letter.upper()}[^\W\d_]+" for letter in term]
+    """Words starting with the term's letters in capitals, side by side, one word between allowed;
+    a letter after the first may also open a short word in lower case (``Proof of Concept``: the
+    ``o`` of ``of``), which ``_spelling`` accepts only where it is a stopword (ADR 0063)."""
+    parts = [rf"{term[0].upper()}[^\W\d_]+"]
+    parts += [rf"(?:{letter.upper()}[^\W\d_]+|{letter}[a-z]{{0,3}})" for letter in term[1:]]
     between = rf"{_GAP}(?:[^\W\d_]+{_GAP})?"
     return re.compile(r"(?<!\w)" + between.join(parts) + r"(?!\w)")
 
 
 def _spelling(term: str, text: str) -> tuple[str, ...] | None:
     """The words at the start of ``text`` (a regular expression's match, or a text's opening) that
-    spell ``term``: stopwords skipped (one at a time), nothing but blanks or hyphens between."""
+    spell ``term``, nothing but blanks or hyphens between them: words of two letters or more, the
+    first no stopword; a stopword between two of them either gives the next letter (``End-of-life``:
+    ``eol``; ``Proof of Concept``: ``poc``, ADR 0063) or is skipped (``Estimated time of arrival``:
+    ``eta``), one at a time. Two of the words at least are no stopwords."""
     tokens = tokenize(text)
     if not tokens or tokens[0].start != 0:
         return None
-    words: list[str] = []
-    skipped = 0
-    previous_end = 0
-    for token in tokens:
-        if words and _BREAK.search(text, previous_end, token.start):
+
+    def walk(at: int, taken: tuple[str, ...], skipped: int, previous_end: int) -> tuple[str, ...] | None:
+        if len(taken) == len(term):
+            return taken if sum(1 for word in taken if word not in STOPWORDS) >= 2 else None
+        if at == len(tokens):
             return None
-        previous_end = token.end
-        value = token.value
-        if words and value in STOPWORDS:
-            skipped += 1
-            if skipped > MAX_STOPWORDS_BETWEEN:
-                return None
-            continue
-        if value[0] != term[len(words)] or not _a_word(value):
+        token = tokens[at]
+        if taken and _BREAK.search(text, previous_end, token.start):
             return None
-        words.append(value)
-        skipped = 0
-        if len(words) == len(term):
-            return tuple(words)
-    return None
+        value, letter = token.value, term[len(taken)]
+        if taken and value in STOPWORDS:
+            if value[0] == letter and value.isalpha():
+                found = walk(at + 1, (*taken, value), 0, token.end)
+                if found is not None:
+                    return found
+            return walk(at + 1, taken, skipped + 1, token.end) if skipped < MAX_STOPWORDS_BETWEEN else None
+        if value[0] != letter or not _a_word(value):
+            return None
+        return walk(at + 1, (*taken, value), 0, token.end)
+
+    return walk(0, (), 0, 0)
 
 
 def _a_word(value: str) -> bool:
@@ -183,10 +190,19 @@ def _initials(words: Sequence[str]) -> list[str]:
 
 
 def written_in_capitals(acronym: str, texts: Iterable[str]) -> bool:
-    """Whether some text writes ``acronym`` in capitals as a word of its own (``MFA``, ``MFAs``)."""
-    capitals = acronym.upper()
-    pattern = re.compile(rf"(?<!\w){capitals}s?(?!\w)")
-    return any(capitals in text and pattern.search(text) for text in texts)
+    """Whether some text writes ``acronym`` in capitals as a word of its own (``MFA``, ``MFAs``),
+    one letter after the first allowed in lower case, as the letter of a small word often is
+    (``PoC``, proof of concept; ADR 0063)."""
+    pattern = re.compile(rf"(?<!\w){acronym}s?(?!\w)", re.IGNORECASE)
+    first = acronym[0].upper()
+    for text in texts:
+        if first not in text:
+            continue
+        for found in pattern.finditer(text):
+            letters = found.group()[: len(acronym)]
+            if letters[0].isupper() and sum(1 for letter in letters if letter.islower()) <= 1:
+                return True
+    return False
 
 
 def phrase_readings(

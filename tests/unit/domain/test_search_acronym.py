@@ -146,6 +146,9 @@ def test_the_acronym_must_be_written_in_capitals() -> None:
     assert written_in_capitals("mfa", ["Enforce MFA on the VPN"])
     assert written_in_capitals("api", ["Three APIs"])
     assert not written_in_capitals("mfa", ["the mfa token", "MFAX"])
+    # One small letter after the first, as a small word's often is (ADR 0063).
+    assert written_in_capitals("poc", ["Read the PoC guidelines"])
+    assert not written_in_capitals("poc", ["Poc", "pOC", "a poc"])
 
 
 def test_a_reading_needs_a_word_no_record_holds_and_the_acronym_held_in_capitals() -> None:
@@ -168,3 +171,24 @@ def test_a_record_writing_the_acronym_ranks_first_for_the_spelled_out_words() ->
     ]
     ranked = rank_records(pages, "multi-factor authentication for the vpn", FIELDS, key=lambda p: p.id)
     assert [r.record.id for r in ranked][:1] == [3]
+
+
+# ------------------------------------------------------------------ a small word's letter (ADR 0063)
+
+
+@pytest.mark.parametrize(
+    ("term", "text", "words"),
+    [
+        ("eol", "End-of-life hardware disposal", ("end", "of", "life")),
+        ("poc", "Read the Proof of Concept guidelines", ("proof", "of", "concept")),
+        ("sso", "Single Sign-On for internal tools", ("single", "sign", "on")),
+        ("eta", "Estimated time of arrival on the tracking page", ("estimated", "time", "arrival")),
+    ],
+)
+def test_a_stopword_of_the_spelling_may_give_its_letter(term: str, text: str, words: tuple[str, ...]) -> None:
+    assert spelled_out(term, [text]) == words
+
+
+def test_a_spelling_neither_opens_with_a_stopword_nor_is_only_one_word_and_stopwords() -> None:
+    assert spelled_out("tsa", ["The Service Agreement"]) is None
+    assert spelled_out("oot", ["Often on the"]) is None  # one word, two stopwords
