@@ -35,6 +35,10 @@ MIN_CLAUSE_QUERY_WORDS = 8
 MIN_CLAUSE_WORDS = 2
 # A clause ends at punctuation followed by a blank or the end, or at a line break ("4.0" stays whole).
 _CLAUSE_BREAK = re.compile(r"[,;:!?.]+(?=\s|$)|\n+")
+# A number written with thousands separators: "18,400", "1,000,000" (commas: a dot is a version's).
+_GROUPED_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w]|[.,]\d)")
+# From this many digits a number may be written in groups of three (1450 as 1,450 or 1.450).
+MIN_GROUPED_DIGITS = 4
 _VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w]|\.\d)")
 
 
@@ -87,13 +91,19 @@ def plan_query(query: str, needle: str) -> QueryPlan:
         numbers = tuple(match.group(1).split("."))
         prefixed = (f"v{numbers[0]}", *numbers[1:])
         versions.append((match.start(), Term(match.group(1), None, (numbers, prefixed), fuzzy=False)))
+    rest = _blanked(query, matches)
+    # A number in groups of three ("18,400") is one term, met as written or without the commas (ADR 0064).
+    grouped = list(_GROUPED_NUMBER.finditer(rest))
+    for match in grouped:
+        groups = tuple(match.group().split(","))
+        versions.append((match.start(), Term(match.group(), "".join(groups), (groups,), fuzzy=False)))
     places: dict[str, int] = {}
-    for token in tokenize(_blanked(query, matches)):
+    for token in tokenize(_blanked(rest, grouped)):
         places.setdefault(token.value, token.start)
     significant = tuple(value for value in places if value not in STOPWORDS)
     whole_words = not versions and (not significant or len(needle) < MIN_FUZZY_QUERY_LENGTH)
     words = tuple(places) if whole_words else significant
-    placed = [*versions, *((places[word], Term(word, word, fuzzy=not whole_words)) for word in words)]
+    placed = [*versions, *((places[word], _word_term(word, whole_words)) for word in words)]
     placed.sort(key=lambda entry: entry[0])
     terms = tuple(dict.fromkeys(term for _, term in placed))
     return QueryPlan(terms, whole_words)
@@ -113,3 +123,13 @@ def query_clauses(query: str) -> tuple[str, ...]:
         if len([word for word in query_tokens(clause) if word not in STOPWORDS]) >= MIN_CLAUSE_WORDS
     )
     return telling if len(telling) >= 2 else ()
+
+
+def _word_term(word: str, whole_words: bool) -> Term:
+    """A query word's term; a number of four digits or more is also met written in groups of three
+    (``18400`` in "€18,400" or "18.400", ADR 0064)."""
+    if len(word) >= MIN_GROUPED_DIGITS and word.isascii() and word.isdigit() and word[0] != "0":
+        head = len(word) % 3 or 3
+        groups = (word[:head], *(word[at : at + 3] for at in range(head, len(word), 3)))
+        return Term(word, word, (groups,), fuzzy=not whole_words)
+    return Term(word, word, fuzzy=not whole_words)

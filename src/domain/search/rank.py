@@ -35,6 +35,7 @@ from openproject_mcp.domain.search.normalize import (
     fold_for_containment,
     locate_folded,
     normalize,
+    token_start,
     token_values,
 )
 from openproject_mcp.domain.search.query import MIN_FUZZY_QUERY_LENGTH, QueryPlan, Term, plan_query
@@ -748,34 +749,65 @@ class QueryScorer:
             )
         values = self._values_of(text)
         present = targets.intersection(values)
-        return [self._token_offset(text, min(map(values.index, present)))] if present else []
+        first = min(map(values.index, present)) if present else None
+        standing = self._sequence_at(values, [position for position, top in enumerate(best) if top > 0.0])
+        if standing is not None and (first is None or standing < first):
+            first = standing
+        return [] if first is None else [self._token_offset(text, first)]
 
     def _first_tokens(self, text: str, best: tuple[float, ...]) -> list[int]:
-        """Per matched term, the index of the first token reaching its best score."""
+        """Per matched term, the index of the first token reaching its best score (or where one of
+        its token sequences stands whole)."""
         values = self._values_of(text)
         found: list[int] = []
         for position, top in enumerate(best):
             if top <= 0.0:
                 continue
             present = self._term_targets(position, top).intersection(values)
-            if present:
-                found.append(min(map(values.index, present)))
+            first = min(map(values.index, present)) if present else None
+            standing = self._sequence_at(values, [position])
+            if standing is not None and (first is None or standing < first):
+                first = standing
+            if first is not None:
+                found.append(first)
         return found
 
+    def _sequence_at(self, values: Sequence[str], positions: list[int]) -> int | None:
+        """The first token index where a token sequence of one of the terms at ``positions`` stands
+        whole (a version's numbers, ``e`` + ``mail``, ``18`` + ``400``), not only its first token."""
+        first: int | None = None
+        for position in positions:
+            for sequence in self._sequences[position]:
+                head, length = sequence[0], len(sequence)
+                at = -1
+                while True:
+                    try:
+                        at = values.index(head, at + 1)
+                    except ValueError:
+                        break
+                    if first is not None and at >= first:
+                        break
+                    if tuple(values[at : at + length]) == sequence:
+                        first = at
+                        break
+        return first
+
     def _term_targets(self, position: int, top: float) -> frozenset[str]:
-        """The tokens through which term ``position`` reaches the score ``top``."""
+        """The tokens through which term ``position`` reaches the score ``top`` (its sequences
+        are looked for whole, by ``_sequence_at``)."""
         targets = self._targets.get((position, top))
         if targets is None:
             chosen = {token for token, value in self._strong[position].items() if value == top}
             if not self._suppressed[position]:
                 chosen.update(token for token, value in self._weak[position].items() if value == top)
-            chosen.update(sequence[0] for sequence in self._sequences[position])
             targets = self._targets[(position, top)] = frozenset(chosen)
         return targets
 
     def _token_offset(self, text: str, raw: int) -> int:
-        # ``raw`` is always the first token with its value (``values.index``).
-        return first_token_start(text, self._values_of(text)[raw], raw)
+        values = self._values_of(text)
+        if values.index(values[raw]) == raw:
+            return first_token_start(text, values[raw], raw)
+        return token_start(text, raw)  # a sequence standing whole after an earlier lone first token
 
     # ------------------------------------------------------------------ record level
 

@@ -627,3 +627,42 @@ def test_a_long_question_splits_into_the_clauses_that_hold_two_words_or_more() -
         "upgrade to 4.0.1 planned",
         "rollback plan for the 4.0 release",
     )
+
+
+# ------------------------------------------------------------------ numbers in groups of three (ADR 0064)
+
+
+def test_a_number_is_one_term_with_or_without_its_thousands_separators() -> None:
+    from openproject_mcp.domain.search.query import plan_query
+
+    def terms(query: str) -> list[tuple[str, str | None, tuple[tuple[str, ...], ...]]]:
+        return [(t.text, t.word, t.sequences) for t in plan_query(query, query.lower()).terms]
+
+    assert terms("18400 euros") == [("18400", "18400", (("18", "400"),)), ("euros", "euros", ())]
+    assert terms("€1,450 per truck")[0] == ("1,450", "1450", (("1", "450"),))
+    assert terms("1,000,000 rows")[0] == ("1,000,000", "1000000", (("1", "000", "000"),))
+    assert terms("v2.14.1")[0][1] is None  # a version stays a version
+    assert terms("0123 and 450") == [("0123", "0123", ()), ("450", "450", ())]  # a leading zero, three digits
+
+
+AMOUNTS = (
+    Doc(1, "NAT gateway change drops idle connections"),
+    Doc(2, "Cloud cost spike", body="The bill shows €18,400 for NAT gateway data processing."),
+    Doc(3, "Budget 18400", body="Approved for the NAT gateway."),
+)
+
+
+def test_a_number_meets_itself_written_in_groups_of_three_both_ways() -> None:
+    assert ids(rank("18400 nat gateway", AMOUNTS))[:2] == [3, 2]  # as typed first, then grouped
+    assert set(ids(rank("€18,400 nat gateway", AMOUNTS))[:2]) == {2, 3}
+    assert set(ids(rank("18,400", AMOUNTS))) == {2, 3}  # the number alone: both, and nothing else
+
+
+def test_a_snippet_opens_at_a_version_standing_whole_not_at_its_first_number_alone() -> None:
+    text = (
+        "Step 2 of the plan is to look at the disks, the network, the backup jobs, the alerting and the "
+        "on-call rota, and only then, once all of that is signed off, upgrade every node to 2.3 in the window."
+    )
+    hit = rank("2.3", (Doc(1, "Upgrade", body=text),))[0]
+    snippet = next(m.snippet for m in hit.matches if m.field == "body")
+    assert snippet is not None and "2.3" in snippet
