@@ -45,7 +45,7 @@ the first five ids returned. A case whose evidence the version's API does not ex
 items and participants before 17.4, wiki page text in every released version, display ids
 before 17.4) is still run and counted, and its failure is listed apart, as out of the API's reach.
 
-The whole run takes about a minute and three quarters on two cores (each mode 30-35 s; in fixture
+The whole run takes about two and three quarter minutes on two cores (each mode 50-60 s; in fixture
 mode about half of it is each case's fresh Application loading and indexing the dataset file).
 
 Before anything runs, every case's ``marks`` (lower-cased fragments) are checked to occur together in
