@@ -222,19 +222,9 @@ class SearchWorkPackages:
             # Every word in one text: narrow where a common word's own leg is cut at its page size.
             legs.append(_Leg(every, (Filter("search", "**", (every,)),), FULL_TEXT_LEG_SIZE, True))
         legs.append(_Leg("recent", (), RECENCY_WINDOW, False))
-        outcomes = await asyncio.gather(*(self._run_leg(base, leg) for leg in legs), return_exceptions=True)
-
         found: CandidateSet[WorkPackage] = CandidateSet()
         errors: list[OpenProjectMcpError] = []
-        answered: list[tuple[_Leg, Page[WorkPackage]]] = []
-        for leg, outcome in zip(legs, outcomes, strict=True):
-            if isinstance(outcome, BaseException):
-                if not isinstance(outcome, OpenProjectMcpError) or outcome.aborts_search:
-                    raise outcome
-                errors.append(outcome)
-                found.notes.append(_leg_failure_note(leg, outcome))
-                continue
-            answered.append((leg, outcome))
+        answered = await self._send(base, legs, found, errors)
         if len(errors) == len(legs):
             raise errors[0]
         # A long word that no work package holds as typed may hold a typo: its halves are asked for
@@ -250,15 +240,7 @@ class SearchWorkPackages:
                 for _, parts in halves
                 for part in parts
             ]
-            again = await asyncio.gather(*(self._run_leg(base, leg) for leg in retries), return_exceptions=True)
-            for leg, outcome in zip(retries, again, strict=True):
-                if isinstance(outcome, BaseException):
-                    if not isinstance(outcome, OpenProjectMcpError) or outcome.aborts_search:
-                        raise outcome
-                    errors.append(outcome)
-                    found.notes.append(_leg_failure_note(leg, outcome))
-                    continue
-                answered.append((leg, outcome))
+            answered += await self._send(base, retries, found, errors)
             found.notes.extend(
                 f"No work package holds {word!r} as typed; its halves {first!r} and {second!r} were searched too, "
                 "in case of a typo."
@@ -273,6 +255,27 @@ class SearchWorkPackages:
             found.add(page.items, lambda w: w.id, evidence=weight)
         found.failed_legs = len(errors)
         return found
+
+    async def _send(
+        self,
+        base: Sequence[Filter],
+        legs: Sequence[_Leg],
+        found: CandidateSet[WorkPackage],
+        errors: list[OpenProjectMcpError],
+    ) -> list[tuple[_Leg, Page[WorkPackage]]]:
+        """The pages of ``legs``, asked for at once; a leg that failed is noted in ``found`` and its
+        error kept in ``errors``; a failure that aborts the search is raised."""
+        outcomes = await asyncio.gather(*(self._run_leg(base, leg) for leg in legs), return_exceptions=True)
+        answered: list[tuple[_Leg, Page[WorkPackage]]] = []
+        for leg, outcome in zip(legs, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                if not isinstance(outcome, OpenProjectMcpError) or outcome.aborts_search:
+                    raise outcome
+                errors.append(outcome)
+                found.notes.append(_leg_failure_note(leg, outcome))
+                continue
+            answered.append((leg, outcome))
+        return answered
 
     async def _run_leg(self, base: Sequence[Filter], leg: _Leg) -> Page[WorkPackage]:
         return await self._work_packages.list((*base, *leg.extra), NEWEST_FIRST, PageRequest(1, leg.size))
