@@ -155,7 +155,7 @@ def spelled_phrases(query: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     tokens = tokenize(query)
     found: dict[str, tuple[str, ...]] = {}
     for start in range(len(tokens)):
-        if tokens[start].value in STOPWORDS:
+        if tokens[start].value in STOPWORDS or not _a_run_word(tokens[start].value):
             continue
         run = [tokens[start]]
         for token in tokens[start + 1 :]:
@@ -222,8 +222,8 @@ def phrase_readings(
             break
         if acronym in words or missing.isdisjoint(words) or not holds(acronym):
             continue
-        if any(not readings.keys().isdisjoint({acronym}) or set(words) <= set(taken) for taken in readings.values()):
-            continue
+        if acronym in readings or any(set(words) <= set(taken) for taken in readings.values()):
+            continue  # a phrase inside one read already
         if written_in_capitals(acronym, texts):
             readings[acronym] = words
             notes.append(f"{' '.join(words)!r} was also read as {acronym.upper()!r}, the acronym the records write.")
