@@ -221,21 +221,22 @@ async def rank_clauses(
     """For a long question that found nothing as a whole: the ranking of the records' ``texts`` by
     the clause of it whose best record scores highest (the first on a tie), and a note saying so;
     ``None`` when the question has no clauses (``query_clauses``) or none finds anything (ADR 0061)."""
-    if mode != "fuzzy":
+    clauses = query_clauses(query, MAX_QUERY_WORDS) if mode == "fuzzy" else ()
+    if not clauses:
         return None
-    best: tuple[Ranking[T], str] | None = None
-    for clause in query_clauses(query):
-        ranking, _ = await rank_read(
-            query_scorer(clause, mode, None, store),
-            lambda: texts,
-            len(texts.records),
-            fields,
-            key=key,
-            min_score=min_score,
-            weight_scale=weight_scale,
-        )
-        if ranking.hits and (best is None or ranking.hits[0].score > best[0].hits[0].score):
-            best = (ranking, clause)
+
+    def work() -> tuple[Ranking[T], str] | None:
+        best: tuple[Ranking[T], str] | None = None
+        for clause in clauses:
+            ranking = query_scorer(clause, mode, None, store).rank(
+                texts.records, fields, key=key, min_score=min_score, weight_scale=weight_scale, extracted=texts
+            )
+            if ranking.hits and (best is None or ranking.hits[0].score > best[0].hits[0].score):
+                best = (ranking, clause)
+        return best
+
+    # The clauses are ranked one after another on the ranking thread, off the event loop (ADR 0065).
+    best = await in_ranking_thread(work)
     if best is None:
         return None
     ranking, clause = best

@@ -242,8 +242,8 @@ class SearchWorkPackages:
             ]
             answered += await self._send(base, retries, found, errors)
             found.notes.extend(
-                f"No work package holds {word!r} as typed; its halves {first!r} and {second!r} were searched too, "
-                "in case of a typo."
+                f"The full-text search for {word!r} found nothing; its halves {first!r} and {second!r} were searched "
+                "too, in case of a typo."
                 for word, (first, second) in halves
             )
         # How many work packages are in scope: the recent leg's total (the largest total seen, if it failed).

@@ -55,12 +55,12 @@ def spelled_out(term: str, texts: Iterable[str]) -> tuple[str, ...] | None:
         found: set[tuple[str, ...]] = set()
         opening = text.lstrip()[:1]
         if opening and opening.lower() == term[0]:
-            words = _spelling(term, text[:OPENING_CHARACTERS].lstrip())
+            words = _spelling(term, text[:OPENING_CHARACTERS].lstrip(), capitals=False)
             if words is not None:
                 found.add(words)
         if term[0].upper() in text:
             for match in capitals.finditer(text):
-                words = _spelling(term, match.group())
+                words = _spelling(term, match.group(), capitals=True)
                 if words is not None:
                     found.add(words)
         counts.update(found)
@@ -80,12 +80,13 @@ def _capitals_pattern(term: str) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + between.join(parts) + r"(?!\w)")
 
 
-def _spelling(term: str, text: str) -> tuple[str, ...] | None:
+def _spelling(term: str, text: str, *, capitals: bool) -> tuple[str, ...] | None:
     """The words at the start of ``text`` (a regular expression's match, or a text's opening) that
     spell ``term``, nothing but blanks or hyphens between them: words of two letters or more, the
     first no stopword; a stopword between two of them either gives the next letter (``End-of-life``:
     ``eol``; ``Proof of Concept``: ``poc``, ADR 0063) or is skipped (``Estimated time of arrival``:
-    ``eta``), one at a time. Two of the words at least are no stopwords."""
+    ``eta``), one at a time. Two of the words at least are no stopwords. With ``capitals`` (a
+    spelling in mid-text) every word but a stopword is written with a capital (ADR 0065)."""
     tokens = tokenize(text)
     if not tokens or tokens[0].start != 0:
         return None
@@ -105,7 +106,7 @@ def _spelling(term: str, text: str) -> tuple[str, ...] | None:
                 if found is not None:
                     return found
             return walk(at + 1, taken, skipped + 1, token.end) if skipped < MAX_STOPWORDS_BETWEEN else None
-        if value[0] != letter or not _a_word(value):
+        if value[0] != letter or not _a_word(value) or (capitals and not text[token.start].isupper()):
             return None
         return walk(at + 1, (*taken, value), 0, token.end)
 
@@ -190,19 +191,21 @@ def _initials(words: Sequence[str]) -> list[str]:
 
 
 def written_in_capitals(acronym: str, texts: Iterable[str]) -> bool:
-    """Whether some text writes ``acronym`` in capitals as a word of its own (``MFA``, ``MFAs``),
-    one letter after the first allowed in lower case, as the letter of a small word often is
-    (``PoC``, proof of concept; ADR 0063)."""
+    """Whether the texts write ``acronym`` as a word of its own in capitals (``MFA``, ``MFAs``; one
+    letter after the first may be small, as a small word's letter often is: ``PoC``, ADR 0063), and
+    nowhere otherwise: a word some text writes in lower case or capitalised (``not``, ``New``) is a
+    word, whatever other texts shout (``Do NOT``, ``NEW:``; ADR 0065)."""
+    if acronym in STOPWORDS:
+        return False
     pattern = re.compile(rf"(?<!\w){acronym}s?(?!\w)", re.IGNORECASE)
-    first = acronym[0].upper()
+    seen = False
     for text in texts:
-        if first not in text:
-            continue
         for found in pattern.finditer(text):
             letters = found.group()[: len(acronym)]
-            if letters[0].isupper() and sum(1 for letter in letters if letter.islower()) <= 1:
-                return True
-    return False
+            if not (letters[0].isupper() and sum(1 for letter in letters if letter.islower()) <= 1):
+                return False
+            seen = True
+    return seen
 
 
 def phrase_readings(

@@ -36,7 +36,8 @@ MIN_CLAUSE_WORDS = 2
 # A clause ends at punctuation followed by a blank or the end, or at a line break ("4.0" stays whole).
 _CLAUSE_BREAK = re.compile(r"[,;:!?.]+(?=\s|$)|\n+")
 # A number written with thousands separators: "18,400", "1,000,000" (commas: a dot is a version's).
-_GROUPED_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?![\w]|[.,]\d)")
+# Two groups of three ("502,503") are as often a list of codes, and stay two numbers (ADR 0065).
+_GROUPED_NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,2}(?:,\d{3})+|\d{3}(?:,\d{3}){2,})(?![\w]|[.,]\d)")
 # From this many digits a number may be written in groups of three (1450 as 1,450 or 1.450).
 MIN_GROUPED_DIGITS = 4
 _VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w]|\.\d)")
@@ -109,20 +110,26 @@ def plan_query(query: str, needle: str) -> QueryPlan:
     return QueryPlan(terms, whole_words)
 
 
-def query_clauses(query: str) -> tuple[str, ...]:
+def query_clauses(query: str, max_words: int | None = None) -> tuple[str, ...]:
     """The clauses of a long question (``MIN_CLAUSE_QUERY_WORDS`` significant words or more) that
-    hold ``MIN_CLAUSE_WORDS`` significant words or more, in order, when there are two such or more;
-    otherwise none. A clause ends at a comma, semicolon, colon, full stop, question or exclamation
-    mark followed by a blank, or at a line break."""
+    hold ``MIN_CLAUSE_WORDS`` significant words or more, in order, each once, when there are two such
+    or more; otherwise none. A clause ends at a comma, semicolon, colon, full stop, question or
+    exclamation mark followed by a blank, or at a line break. With ``max_words``, only the clauses
+    that start within the query's first ``max_words`` significant words count, as ranking reads no
+    further (ADR 0065)."""
     if len(query_tokens(query)) < MIN_CLAUSE_QUERY_WORDS:
         return ()
-    clauses = [part.strip() for part in _CLAUSE_BREAK.split(query)]
-    telling = tuple(
-        clause
-        for clause in clauses
-        if len([word for word in query_tokens(clause) if word not in STOPWORDS]) >= MIN_CLAUSE_WORDS
-    )
-    return telling if len(telling) >= 2 else ()
+    telling: dict[str, None] = {}
+    read = 0
+    for part in _CLAUSE_BREAK.split(query):
+        if max_words is not None and read >= max_words:
+            break
+        clause = part.strip()
+        words = len([word for word in query_tokens(clause) if word not in STOPWORDS])
+        read += words
+        if words >= MIN_CLAUSE_WORDS:
+            telling.setdefault(clause)
+    return tuple(telling) if len(telling) >= 2 else ()
 
 
 def _word_term(word: str, whole_words: bool) -> Term:

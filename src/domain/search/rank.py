@@ -979,12 +979,14 @@ class QueryScorer:
         self, seen: list[tuple[float, ...]], scored: list[list[tuple[int, str, _TextMatch, tuple[float, ...]]]]
     ) -> bool:
         """Whether a record of the ranking holds a term's word as typed: exactly or in another form
-        (a strong best), or as the beginning or a part of a longer token (``urlaub`` in
-        ``urlaubsantrag``), not only through tokens a few letters away from it."""
+        (a strong best), as the beginning or a part of a longer token (``urlaub`` in
+        ``urlaubsantrag``), or a token that is the word less a German plural ending (``rechnung`` of
+        ``rechnungen``, which the stemmer does not know; ADR 0065); not only through tokens a few
+        letters away from it."""
         if any(is_strong(value) for best in seen for value in best):
             return True
         inside = [
-            frozenset(token for token in weak if term.word in token) if term.word else frozenset()
+            frozenset(token for token in weak if _typed_in(term.word, token)) if term.word else frozenset()
             for term, weak in zip(self._terms, self._weak, strict=True)
         ]
         if not any(inside):
@@ -1070,6 +1072,22 @@ def _corpus_hits(corpus: Corpus, word: str, weak: bool) -> dict[str, float]:
             kept.clear()
         kept[key] = found
     return found
+
+
+# A record token that is the query word less a German plural ending (``rechnungen``: ``rechnung``;
+# ``kunden``: ``kunde``), keeping at least this many letters, holds it as typed (ADR 0065).
+_GERMAN_PLURAL_ENDINGS = ("n", "en", "er", "ern", "nen")
+MIN_BEGINNING_LETTERS = 4
+
+
+def _typed_in(word: str, token: str) -> bool:
+    """Whether ``token`` holds ``word`` as typed: the word inside it, or it the word less a German
+    plural ending (not ``page`` of ``pager``: ``r`` is no such ending)."""
+    if word in token:
+        return True
+    return (
+        len(token) >= MIN_BEGINNING_LETTERS and word.startswith(token) and word[len(token) :] in _GERMAN_PLURAL_ENDINGS
+    )
 
 
 def _covered_mean(weights: Sequence[float], values: Sequence[float], weight_sum: float) -> tuple[float, float]:

@@ -228,6 +228,9 @@ def stem_keys(word: str) -> frozenset[str]:
 # ends in ``is`` or ``ys``.
 _S_SPELLINGS = ("ise", "ised", "ises", "ising", "yse", "ysed", "yses", "ysing")
 MIN_Z_KEY_LENGTH = 5
+# A leg cut to the beginning a verb's -ise and -ize spellings share keeps this many letters at
+# least; a shorter one is in too many other words (ADR 0065).
+MIN_Z_LEG_LETTERS = 6
 
 
 def _add_z_spelling(word: str, keys: set[str]) -> None:
@@ -298,6 +301,7 @@ def shared_beginning(word: str) -> int:
         return len(word)  # ``logs``: its singular ``log`` is inside too many words (``blog``, ``login``)
     least = 3 if len(word) <= 4 else 4
     shared = len(word)
+    spelled_with_s = word.endswith(_S_SPELLINGS)
     for key in stem_keys(word):
         cut = next((n for ending, n in _WRITTEN_ENDINGS if key.endswith(ending)), 0)
         kept = key[: len(key) - cut]
@@ -306,6 +310,8 @@ def shared_beginning(word: str) -> int:
             if mine != theirs:
                 break
             common += 1
+        if spelled_with_s and key.endswith(("iz", "yz")) and common < MIN_Z_LEG_LETTERS:
+            continue  # ``revised`` is not sent as ``revi`` (review, previous) for its -ize key (ADR 0065)
         if least <= common < shared:
             shared = common
     return shared

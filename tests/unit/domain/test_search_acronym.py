@@ -192,3 +192,16 @@ def test_a_stopword_of_the_spelling_may_give_its_letter(term: str, text: str, wo
 def test_a_spelling_neither_opens_with_a_stopword_nor_is_only_one_word_and_stopwords() -> None:
     assert spelled_out("tsa", ["The Service Agreement"]) is None
     assert spelled_out("oot", ["Often on the"]) is None  # one word, two stopwords
+
+
+def test_in_mid_text_only_a_stopword_may_give_a_lower_case_letter() -> None:
+    # "Status of pull request" is no name; "Sales lead at" is no Service Level Agreement (ADR 0065).
+    assert spelled_out("sop", ["Please check the Status of pull request 42"]) is None
+    assert spelled_out("sla", ["Call with the Sales lead at ACME"]) is None
+    assert spelled_out("poc", ["Read the Proof of Concept guidelines"]) == ("proof", "of", "concept")
+
+
+def test_an_acronym_written_otherwise_anywhere_is_a_word() -> None:
+    assert not written_in_capitals("new", ["NEW starter checklist", "New laptop for Ben"])
+    assert not written_in_capitals("not", ["Do NOT deploy on Fridays"])  # a stopword is never one
+    assert written_in_capitals("mfa", ["Enforce MFA", "MFAs for admins"])

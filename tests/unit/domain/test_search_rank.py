@@ -666,3 +666,52 @@ def test_a_snippet_opens_at_a_version_standing_whole_not_at_its_first_number_alo
     hit = rank("2.3", (Doc(1, "Upgrade", body=text),))[0]
     snippet = next(m.snippet for m in hit.matches if m.field == "body")
     assert snippet is not None and "2.3" in snippet
+
+
+# ------------------------------------------------------------------ from a review of ADRs 0057-0064 (ADR 0065)
+
+
+def test_a_word_some_record_shouts_is_not_read_as_an_acronym_of_a_phrase() -> None:
+    docs = (
+        Doc(1, "Network team on-call rota", body="Who is on call for the network this week"),
+        Doc(2, "Printer does not print", body="The office printer is not working"),
+        Doc(3, "Release checklist", body="Do NOT deploy on Fridays"),
+        Doc(4, "VPN does not connect", body="not sure why"),
+    )
+    assert ids(rank("network operations team", docs)) == [1]
+    stock = (
+        Doc(1, "North east depot stock count"),
+        Doc(2, "NEW starter checklist"),
+        Doc(3, "New laptop for Ben"),
+    )
+    assert ids(rank("north east warehouse stock", stock))[:1] == [1]
+
+
+def test_a_german_plural_is_held_as_typed_by_its_singular() -> None:
+    docs = (
+        Doc(1, "Rechnung an Kunde Müller doppelt verschickt"),
+        Doc(2, "Kunde meldet falsche Rechnung"),
+        Doc(3, "Freigabe der Bestellung durch Einkauf"),
+        Doc(4, "Schnittstelle zu SAP bricht ab"),
+    )
+    assert set(ids(rank("invoices Rechnungen", docs))) == {1, 2}
+    assert ids(rank("purchase orders Bestellungen", docs)) == [3]
+    assert ids(rank("Schnittstellen Salesforce", docs)) == [4]
+
+
+def test_two_groups_of_three_digits_stay_two_numbers() -> None:
+    assert ids(rank("502,503", (Doc(1, "Gateway returns 502 and 503 errors"), Doc(2, "Gateway timeout")))) == [1]
+
+
+def test_the_clauses_of_a_question_are_each_read_once_within_the_words_ranking_reads() -> None:
+    from openproject_mcp.domain.search import query_clauses
+
+    chatter = ", ".join(["budget office"] * 40 + ["travel policy", "coffee machine"])
+    question = f"hi there, what about the meeting room, {chatter}?"
+    assert query_clauses(question) == (
+        "what about the meeting room",
+        "budget office",
+        "travel policy",
+        "coffee machine",
+    )
+    assert query_clauses(question, max_words=8) == ("what about the meeting room", "budget office")

@@ -22,7 +22,6 @@ FAMILIES: tuple[tuple[str, ...], ...] = (
     ("configure", "configuration", "configured"),
     # British and American spellings (ADR 0058).
     ("standardise", "standardize", "standardizing", "standardised", "standardisation", "standardization"),
-    ("analyse", "analyze", "analysed", "analyzing", "analyses"),
     ("organise", "organize", "organising", "organisation", "organization"),
     ("prioritise", "prioritize", "prioritised", "prioritization"),
 )
@@ -52,3 +51,25 @@ def test_every_form_holds_the_beginning_sent_for_any_other(family: tuple[str, ..
 )
 def test_the_beginning_is_never_too_short_to_mean_something(word: str, sent: str) -> None:
     assert word[: shared_beginning(word)] == sent
+
+
+@pytest.mark.parametrize(
+    ("word", "sent"),
+    [
+        ("revised", "revis"),  # not "revi", in review and previous (ADR 0065)
+        ("premise", "premis"),
+        ("devise", "devis"),
+        ("realised", "realis"),
+        ("standardise", "standardi"),  # long enough to send what both spellings share
+        ("organise", "organi"),
+    ],
+)
+def test_an_ise_words_ize_key_shortens_its_leg_only_to_six_letters_or_more(word: str, sent: str) -> None:
+    assert word[: shared_beginning(word)] == sent
+
+
+def test_analyse_and_analyze_meet_in_ranking_though_their_legs_stay_apart() -> None:
+    # What both share, "analy", is under six letters (ADR 0065): each leg sends its own spelling.
+    family = ("analyse", "analyze", "analysed", "analyzing", "analyses")
+    assert all(stem_keys(a) & stem_keys(b) for a in family for b in family)
+    assert "analyse"[: shared_beginning("analyse")] == "analys"
