@@ -37,7 +37,8 @@ from openproject_mcp.domain.search import (
     query_clauses,
     query_tokens,
 )
-from openproject_mcp.domain.search.acronym import acronyms_in, phrase_readings, spelled_phrases, spelled_query
+from openproject_mcp.domain.search.acronym import AcronymReading, may_read_acronyms
+from openproject_mcp.domain.search.acronym import read_acronyms as acronym_reading
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -176,35 +177,15 @@ async def rank_with(
     return ranking
 
 
-@dataclass(frozen=True, slots=True)
-class AcronymReading:
-    """How a search reads its query's acronyms: the query with the spellings of its acronyms after
-    them (ADRs 0046, 0050), the acronyms its spelled-out words stand for (ADR 0060), a note each."""
-
-    query: str
-    acronyms: dict[str, tuple[str, ...]]
-    notes: tuple[str, ...]
-
-
 async def read_acronyms(query: str, scorer: QueryScorer, texts: Sequence[str]) -> AcronymReading | None:
-    """The reading of ``query``'s acronyms, once ``scorer`` has ranked ``texts``: an acronym no
-    text holds read as the words they spell it with, words no text holds as the acronym they write;
-    ``None`` when there is none. The texts are scanned on the ranking thread, as they may be many."""
+    """``acronym.read_acronyms`` once ``scorer`` has ranked ``texts``, on the ranking thread, as the
+    texts may be many; not started where nothing could be read (``may_read_acronyms``)."""
     unheld = scorer.unheld_terms()
-    typed = acronyms_in(query, unheld)
-    candidates = [acronym for acronym, words in spelled_phrases(query) if not set(unheld).isdisjoint(words)]
-    if not typed and not any(map(scorer.holds, candidates)):
+    if not may_read_acronyms(query, unheld, scorer.holds):
         return None
-
-    def read() -> tuple[tuple[str, tuple[str, ...]] | None, tuple[dict[str, tuple[str, ...]], tuple[str, ...]]]:
-        spelled = spelled_query(query, typed, texts, max_words=MAX_QUERY_WORDS) if typed else None
-        return spelled, phrase_readings(query, unheld, scorer.holds, texts)
-
-    spelled, (phrases, phrase_notes) = await in_ranking_thread(read)
-    if spelled is None and not phrases:
-        return None
-    text, notes = spelled if spelled is not None else (query, ())
-    return AcronymReading(text, phrases, (*notes, *phrase_notes))
+    return await in_ranking_thread(
+        lambda: acronym_reading(query, unheld, scorer.holds, texts, max_words=MAX_QUERY_WORDS)
+    )
 
 
 async def rank_clauses(

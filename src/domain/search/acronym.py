@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from itertools import product
 
 from openproject_mcp.domain.search.normalize import STOPWORDS, query_tokens, tokenize
@@ -225,9 +226,47 @@ def phrase_readings(
             break
         if acronym in words or missing.isdisjoint(words) or not holds(acronym):
             continue
-        if acronym in readings or any(set(words) <= set(taken) for taken in readings.values()):
+        if any(set(words) <= set(taken) for taken in readings.values()):
             continue  # a phrase inside one read already
         if written_in_capitals(acronym, texts):
             readings[acronym] = words
             notes.append(f"{' '.join(words)!r} was also read as {acronym.upper()!r}, the acronym the records write.")
     return readings, tuple(notes)
+
+
+@dataclass(frozen=True, slots=True)
+class AcronymReading:
+    """How a query's acronyms are read: the query with the spellings of its acronyms after them
+    (ADRs 0046, 0050), the acronyms its spelled-out words stand for (ADR 0060), a note each."""
+
+    query: str
+    acronyms: dict[str, tuple[str, ...]]
+    notes: tuple[str, ...]
+
+
+def may_read_acronyms(query: str, unheld: Sequence[str], holds: Callable[[str], bool]) -> bool:
+    """Whether ``read_acronyms`` may find a reading, told without reading any text: the query types
+    an unheld word as an acronym, or a phrase holding an unheld word has initials the texts hold."""
+    if acronyms_in(query, unheld):
+        return True
+    missing = frozenset(unheld)
+    return any(holds(acronym) for acronym, words in spelled_phrases(query) if not missing.isdisjoint(words))
+
+
+def read_acronyms(
+    query: str,
+    unheld: Sequence[str],
+    holds: Callable[[str], bool],
+    texts: Sequence[str],
+    *,
+    max_words: int | None = None,
+) -> AcronymReading | None:
+    """The reading of ``query``'s acronyms over ``texts`` (``unheld``: its words no text holds in
+    any form; ``holds``: whether the texts hold a token): an acronym read as the words they spell it
+    with, spelled-out words as the acronym they write; ``None`` when there is neither."""
+    spelled = spelled_query(query, unheld, texts, max_words=max_words)
+    phrases, phrase_notes = phrase_readings(query, unheld, holds, texts)
+    if spelled is None and not phrases:
+        return None
+    text, notes = spelled if spelled is not None else (query, ())
+    return AcronymReading(text, phrases, (*notes, *phrase_notes))

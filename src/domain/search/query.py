@@ -29,7 +29,6 @@ __all__ = [
 
 # Edit distance means nothing for one or two characters; such queries match whole words.
 MIN_FUZZY_QUERY_LENGTH = 3
-# A version: digits joined by dots, optionally after a "v" ("v2.3.1", "2.3", "17.4.0").
 # A question this long may hold its topic in one clause and chatter around it (ADR 0061).
 MIN_CLAUSE_QUERY_WORDS = 8
 MIN_CLAUSE_WORDS = 2
@@ -40,6 +39,7 @@ _CLAUSE_BREAK = re.compile(r"[,;:!?.]+(?=\s|$)|\n+")
 _GROUPED_NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,2}(?:,\d{3})+|\d{3}(?:,\d{3}){2,})(?![\w]|[.,]\d)")
 # From this many digits a number may be written in groups of three (1450 as 1,450 or 1.450).
 MIN_GROUPED_DIGITS = 4
+# A version: digits joined by dots, optionally after a "v" ("v2.3.1", "2.3", "17.4.0").
 _VERSION = re.compile(r"(?<![\w.])[vV]?(\d+(?:\.\d+)+)(?![\w]|\.\d)")
 
 
@@ -87,24 +87,25 @@ def plan_query(query: str, needle: str) -> QueryPlan:
     ``needle`` is the folded, whitespace-collapsed query (its length decides "very short").
     """
     matches = list(_VERSION.finditer(query))
-    versions: list[tuple[int, Term]] = []
+    # Versions and grouped numbers: terms of digits, each matched only as written.
+    numbers: list[tuple[int, Term]] = []
     for match in matches:
-        numbers = tuple(match.group(1).split("."))
-        prefixed = (f"v{numbers[0]}", *numbers[1:])
-        versions.append((match.start(), Term(match.group(1), None, (numbers, prefixed), fuzzy=False)))
+        parts = tuple(match.group(1).split("."))
+        prefixed = (f"v{parts[0]}", *parts[1:])
+        numbers.append((match.start(), Term(match.group(1), None, (parts, prefixed), fuzzy=False)))
     rest = _blanked(query, matches)
     # A number in groups of three ("18,400") is one term, met as written or without the commas (ADR 0064).
     grouped = list(_GROUPED_NUMBER.finditer(rest))
     for match in grouped:
         groups = tuple(match.group().split(","))
-        versions.append((match.start(), Term(match.group(), "".join(groups), (groups,), fuzzy=False)))
+        numbers.append((match.start(), Term(match.group(), "".join(groups), (groups,), fuzzy=False)))
     places: dict[str, int] = {}
     for token in tokenize(_blanked(rest, grouped)):
         places.setdefault(token.value, token.start)
     significant = tuple(value for value in places if value not in STOPWORDS)
-    whole_words = not versions and (not significant or len(needle) < MIN_FUZZY_QUERY_LENGTH)
+    whole_words = not numbers and (not significant or len(needle) < MIN_FUZZY_QUERY_LENGTH)
     words = tuple(places) if whole_words else significant
-    placed = [*versions, *((places[word], _word_term(word, whole_words)) for word in words)]
+    placed = [*numbers, *((places[word], _word_term(word, whole_words)) for word in words)]
     placed.sort(key=lambda entry: entry[0])
     terms = tuple(dict.fromkeys(term for _, term in placed))
     return QueryPlan(terms, whole_words)

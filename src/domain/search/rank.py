@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import chain, compress, pairwise
 from typing import Generic, Literal, NamedTuple, Protocol, TypeVar
 
-from openproject_mcp.domain.search.acronym import phrase_readings, spelled_query
+from openproject_mcp.domain.search.acronym import read_acronyms
 from openproject_mcp.domain.search.normalize import (
     STOPWORDS,
     first_token_start,
@@ -267,11 +267,9 @@ def rank_records(
     if mode == "fuzzy":
         # A word no record holds may be an acronym the records spell out (ADR 0046), and words no
         # record holds may be spelled out where the records write their acronym (ADR 0060).
-        unheld = scorer.unheld_terms()
-        spelled = spelled_query(query, unheld, extracted.distinct)
-        acronyms, _ = phrase_readings(query, unheld, scorer.holds, extracted.distinct)
-        if spelled is not None or acronyms:
-            ranking = ranked(QueryScorer(spelled[0] if spelled else query, mode=mode, acronyms=acronyms))
+        reading = read_acronyms(query, scorer.unheld_terms(), scorer.holds, extracted.distinct)
+        if reading is not None:
+            ranking = ranked(QueryScorer(reading.query, mode=mode, acronyms=reading.acronyms))
     return ranking.hits
 
 
@@ -748,11 +746,7 @@ class QueryScorer:
                 *(self._term_targets(position, top) for position, top in enumerate(best) if top > 0.0)
             )
         values = self._values_of(text)
-        present = targets.intersection(values)
-        first = min(map(values.index, present)) if present else None
-        standing = self._sequence_at(values, [position for position, top in enumerate(best) if top > 0.0])
-        if standing is not None and (first is None or standing < first):
-            first = standing
+        first = self._earliest(values, targets, [position for position, top in enumerate(best) if top > 0.0])
         return [] if first is None else [self._token_offset(text, first)]
 
     def _first_tokens(self, text: str, best: tuple[float, ...]) -> list[int]:
@@ -763,14 +757,18 @@ class QueryScorer:
         for position, top in enumerate(best):
             if top <= 0.0:
                 continue
-            present = self._term_targets(position, top).intersection(values)
-            first = min(map(values.index, present)) if present else None
-            standing = self._sequence_at(values, [position])
-            if standing is not None and (first is None or standing < first):
-                first = standing
+            first = self._earliest(values, self._term_targets(position, top), [position])
             if first is not None:
                 found.append(first)
         return found
+
+    def _earliest(self, values: Sequence[str], targets: frozenset[str], positions: list[int]) -> int | None:
+        """The first token index holding one of ``targets`` or where a token sequence of a term at
+        ``positions`` stands whole; ``None`` where neither is."""
+        present = targets.intersection(values)
+        first = min(map(values.index, present)) if present else None
+        standing = self._sequence_at(values, positions)
+        return standing if standing is not None and (first is None or standing < first) else first
 
     def _sequence_at(self, values: Sequence[str], positions: list[int]) -> int | None:
         """The first token index where a token sequence of one of the terms at ``positions`` stands
