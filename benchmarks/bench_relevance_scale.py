@@ -1,8 +1,8 @@
-"""Relevance at scale: 380 assistant queries against a generated company workspace, through the MCP tools.
+"""Relevance at scale: 424 assistant queries against a generated company workspace, through the MCP tools.
 
 The workspace is ``benchmarks.scale_corpus`` (about 1,500 work packages over two years, 330
 meetings, 90 wiki pages, filler text from several domains so common words are common). About
-310 records are planted inside it (targets and their near-miss decoys), at ids (and so ages)
+350 records are planted inside it (targets and their near-miss decoys), at ids (and so ages)
 spread over its history, and one case per target asks for it the way an assistant would; 95 cases ask
 targets again another way. Categories:
 
@@ -34,7 +34,17 @@ targets again another way. Categories:
   acronyms both ways (SLA, SSO, RMA, EOL, PoC, KPI, ETA, POD), long chatty messages, typos in names of
   places, people and products, word forms, joined or split compounds (checkin, ontime, Erste-Hilfe,
   Dienstwagenregelung), amounts, dates and reason codes, short German, French and Spanish questions
-  over records in those languages, and gibberish or off-topic queries.
+  over records in those languages, and gibberish or off-topic queries;
+- a seventh batch, written the same way: 44 cases over 32 new records (with 9 older or similar near
+  misses) and one participant, weighted to symptoms pasted as a user would (error messages and log
+  lines with quotes, colons and stack-trace fragments, HTTP codes, file paths and URL fragments,
+  e-mail addresses, config keys), status and people in passing ("the open ticket Amelie had",
+  "did anyone ever fix"), meetings asked by what was decided, by a participant with a topic or by a
+  date phrase their text lacks ("mid-December 2024", "last summer"), quotes, ALL CAPS, emoji and
+  "thanks!!", word forms (cancel / cancellation, reschedule / rescheduled, refund / refunded, ship /
+  shipments), typos in common words and a rare name, split or joined words (login, setup, hand over),
+  questions in Polish, Italian and Dutch over records in those languages, very short queries and
+  gibberish or off-topic queries.
 
 Every case is one ``tools/call`` of ``openproject_search_work_packages``, ``..._meetings`` or
 ``..._wiki_pages`` through the MCP server, with cold caches (a fresh ``Application`` per case),
@@ -833,6 +843,224 @@ WORK_PACKAGE_TARGETS: dict[int, WorkPackagePlant] = {
         {"project": "pay", "type_name": "Bug"},
     ),
     1284: ("Direct debit mandate expiry reminders", "", (), {"project": "pay"}),
+    # A seventh batch of targets, each beside an older near miss where one fits.
+    1462: (
+        "Payout retry fails with UniqueViolation on payout_items_pkey",
+        "When the payout worker retries a batch after a PSP timeout, it inserts the payout items a second time and "
+        "Postgres answers `psycopg.errors.UniqueViolation: duplicate key value violates unique constraint "
+        '"payout_items_pkey"`. The batch stays in state RETRYING and the sellers are paid a day late.',
+        ("Ben Carter: the retry should upsert on (batch_id, seller_id) instead of inserting again.",),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1434: (
+        "Month-end import stops on a duplicate key in the ledger",
+        'The ledger import stops with `duplicate key value violates unique constraint "ledger_entries_pkey"` when the '
+        "bank statement import runs twice on the same day.",
+        (),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1347: (
+        "Driver app crashes when a photo comes back after the delivery screen was closed",
+        "Crash reporter, Android 3.9.2: `java.lang.IllegalStateException: Fragment DeliveryDetailFragment not attached "
+        "to a context` at DeliveryDetailFragment.onPhotoPicked(DeliveryDetailFragment.kt:212). It happens when the "
+        "driver opens the camera, the app goes to the background and the fragment is gone when the photo returns.",
+        (),
+        {"project": "mob", "type_name": "Bug"},
+    ),
+    1183: (
+        "Sub-account users get 403 Forbidden on shipment documents",
+        "GET /api/v2/shipments/{id}/documents answers 403 Forbidden for users invited as sub-accounts, so they cannot "
+        "download the CMR or the commercial invoice; the main account user gets 200. The permission check reads the "
+        "role of the parent account instead of the user's own role.",
+        (),
+        {"project": "portal", "type_name": "Bug"},
+    ),
+    1118: (
+        "API key page returns 403 Forbidden after the role change",
+        "Admins of shipper accounts see 403 Forbidden on the API key page since the roles were renamed.",
+        (),
+        {"project": "portal", "type_name": "Bug"},
+    ),
+    1397: (
+        "Outlook rejects mail from noreply@kestrel.example",
+        "Since 2 March Microsoft answers every message from noreply@kestrel.example with `550 5.7.515 Access denied, "
+        "sending domain kestrel.example does not meet the required authentication level`. The new mail relay is not "
+        "in the SPF record, so order confirmations and password resets to Outlook and Hotmail addresses bounce.",
+        (),
+        {"project": "infra", "type_name": "Bug"},
+    ),
+    1371: (
+        "Shared mailbox invoices@kestrel.example over its quota",
+        "Merchants who reply to invoice e-mails get a bounce; the mailbox quota of 50 GB is reached.",
+        (),
+        {"project": "pay"},
+    ),
+    1128: (
+        "Label requests to Nordhafen Logistik time out at peak",
+        "The label service gives up after 3 s: `carrier_timeout_ms: 3000` in config/label-service.yaml. At peak the "
+        "Nordhafen API needs 4 to 6 s, so about 8% of the labels fail with 'upstream timeout' and the packers reprint "
+        "them by hand. Raise it to 8000 and retry once.",
+        (),
+        {"project": "logi", "type_name": "Bug"},
+    ),
+    1346: (
+        "Settlement import skips the PSP file after a checksum mismatch",
+        "The nightly import logs `WARN settlement-import: file SETTLE_20260210.csv skipped: checksum mismatch` and "
+        "carries on as if nothing happened. The PSP re-sends corrected files with CRLF line endings, which changes "
+        "the checksum, so the day is never booked and the reconciliation report is off.",
+        (),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1298: (
+        "Settlement import: file skipped when the PSP sends it twice",
+        "The second copy of a settlement file is skipped on purpose; finance asked for a warning in the log.",
+        (),
+        {"project": "pay"},
+    ),
+    1381: (
+        "QR code on the self-service returns label does not scan",
+        "Carrier drivers cannot scan the QR code on returns labels printed from the portal; they type the tracking "
+        "number by hand.",
+        (
+            "Amélie Roux: the QR code is printed at 12 mm, the carrier scanners need at least 20 mm and a quiet zone "
+            "around it.",
+        ),
+        {"project": "portal", "type_name": "Bug", "status": "In progress"},
+    ),
+    1299: (
+        "QR code on the self-service returns label",
+        "Add a QR code with the tracking number to the returns label.",
+        (),
+        {"project": "portal", "status": "Closed"},
+    ),
+    1423: (
+        "Customers cannot log in when their e-mail address contains a plus sign",
+        "Addresses such as orders+eu@brightcart.example are rejected on the login page with 'Please enter a valid "
+        "e-mail address', although the sign-up form accepted them; the login page validates with an older pattern.",
+        (),
+        {"project": "portal", "type_name": "Bug"},
+    ),
+    1453: (
+        "KSeF odrzuca faktury korygujące",
+        "Od lutego Krajowy System e-Faktur (KSeF) odrzuca nasze faktury korygujące dla polskiego podmiotu z błędem "
+        "„Brak numeru KSeF faktury pierwotnej”. Zwykłe faktury przechodzą bez problemu; księgowość wystawia korekty "
+        "ręcznie w portalu KSeF.",
+        (
+            "Małgorzata Nowak: numer KSeF faktury pierwotnej nie jest zapisywany w ledger service, więc korekta go nie "
+            "zawiera.",
+        ),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1063: (
+        "Ritardi nelle consegne di Trasporti Bellini a Milano",
+        "Da settembre Trasporti Bellini consegna in ritardo quasi un pallet su cinque nella zona di Milano; i clienti "
+        "chiamano il servizio clienti prima che il tracking mostri qualcosa.",
+        ("Dario Rossi: Bellini dice che manca un autista sul giro del mattino; ci mandano un piano entro fine mese.",),
+        {"project": "logi"},
+    ),
+    1403: (
+        "Booking cancellations after 18:00 are not passed to the carrier",
+        "When a shipper cancels a pickup booking in the portal after 18:00, the cancellation is stored but never sent "
+        "to the carrier API, because the nightly batch has already run. The truck still comes the next morning and "
+        "we pay a failed-pickup fee.",
+        (),
+        {"project": "portal", "type_name": "Bug"},
+    ),
+    1389: (
+        "Cancellation fee for late carrier bookings",
+        "Carriers charge 40 EUR when a booking is cancelled less than two hours before the pickup.",
+        (),
+        {"project": "logi"},
+    ),
+    1337: (
+        "Rescheduled delivery slots send no confirmation e-mail",
+        "When a supplier moves its delivery slot in the portal, the yard schedule is updated, but no confirmation "
+        "e-mail goes out and the old slot stays in the supplier's calendar. Two suppliers came on the old day last "
+        "week.",
+        (),
+        {"project": "logi", "type_name": "Bug"},
+    ),
+    1257: (
+        "Caldora temperature sensors drop off the gateway in cold storage",
+        "The Caldora CT-20 sensors in the Leipzig cold storage lose their gateway connection every few hours and the "
+        "dashboard keeps showing the last value as current; QA found a three-hour gap in the temperature log.",
+        (),
+        {"project": "logi", "type_name": "Bug"},
+    ),
+    1491: (
+        '"Payment failed" for every Maestro card at checkout',
+        "Since Monday every Maestro payment ends with 'Payment failed' on the checkout page; the PSP answers with code "
+        "05 do_not_honor because we send no 3-D Secure challenge for Maestro since the fraud engine update. Visa and "
+        "Mastercard are fine.",
+        (),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1439: (
+        "Gate 2 barrier stays closed for pre-registered trucks",
+        "At the Leipzig warehouse the number plate camera at gate 2 reads the plate, but the barrier only opens when "
+        "the gatehouse presses the button; in the morning peak the trucks queue back onto the road.",
+        (),
+        {"project": "logi", "type_name": "Bug"},
+    ),
+    1363: (
+        "Proof-of-delivery photos fail with 413 Request Entity Too Large",
+        "Since the mobile backend moved to the new ingress, photos above 8 MB from the new handhelds fail to upload "
+        "with HTTP 413: `client_max_body_size` is 8m on the new ingress, it was 25m on the old one. Drivers retry "
+        "until they give up, and the stop has no photo.",
+        (),
+        {"project": "mob", "type_name": "Bug"},
+    ),
+    1318: (
+        "Photo upload limits for the driver app",
+        "Photos are resized to 2 MB on the phone before the upload.",
+        (),
+        {"project": "mob"},
+    ),
+    1168: (
+        "Invoice run crashes with a KeyError for Swiss merchants",
+        "The invoice run stops at the first Swiss merchant:\n"
+        "Traceback (most recent call last):\n"
+        '  File "invoicing/render.py", line 88, in render_line\n'
+        '    rate = profile["vat_rate"]\n'
+        "KeyError: 'vat_rate'\n"
+        "Merchants of the new CH entity have no VAT rate in their profile; the renderer should fall back to 0 and "
+        "print the reverse charge note.",
+        (),
+        {"project": "pay", "type_name": "Bug"},
+    ),
+    1093: (
+        "Tracking links in the delivery SMS lead to a 404",
+        "The SMS gateway cuts https://track.kestrel.example/s?ref=K8F2Q&lang=de at the ampersand and escapes the rest, "
+        "so the tracking page gets a broken ref and answers 404 Not Found. Only the German and Polish SMS templates "
+        "have the lang parameter.",
+        (),
+        {"project": "portal", "type_name": "Bug"},
+    ),
+    1071: (
+        "Shorter tracking links in the delivery SMS",
+        "A shorter link domain saves 20 characters per SMS.",
+        (),
+        {"project": "portal"},
+    ),
+    155: (
+        "Hall B label printers print every label twice",
+        "Since the spooler update every shipping label in Hall B comes out twice; the packers throw the copies away.",
+        (
+            "Same on printers 3 and 4.",
+            "Fixed: the spooler resent the job whenever the printer answered late; retries are now off for the Hall B "
+            "queue.",
+        ),
+        {"project": "logi", "updated": ago(2024, 10, 18), "status": "Closed", "type_name": "Bug"},
+    ),
+    1359: (
+        "Ramp heaters at the Gdańsk depot trip in frost",
+        "The door heaters at ramps 4 to 6 trip the fuse on cold mornings, and the doors freeze to their seals.",
+        (
+            "Marta Kowalczyk (depot): this winter they tripped every morning below −15 °C; the electrician suspects "
+            "the circuit they share with the dock levellers.",
+        ),
+        {"project": "logi", "status": "In progress"},
+    ),
 }
 
 # Meetings: id -> (title, agenda items as (title, notes, outcomes), options). Meeting 1 is June 2024, 330 May 2026.
@@ -1370,6 +1598,123 @@ MEETING_TARGETS: dict[int, MeetingPlant] = {
         (("Postgres 16 upgrade", "The replica tests on Postgres 16 passed.", ()),),
         {"project": "infra"},
     ),
+    # A seventh batch of targets, each beside an older near miss where one fits.
+    89: (
+        "Peak season readiness",
+        (
+            (
+                "Overflow warehouse",
+                "The Leipzig warehouse is at 96% of its bin locations; the hall in Stryków has 4,000 pallet places "
+                "free.",
+                (
+                    "Decided: we rent the overflow hall in Stryków from 2 January to 31 March; Helga plans the shuttle "
+                    "trucks.",
+                ),
+            ),
+            ("Returns after the holidays", "The returns bay expects twice the usual volume in January.", ()),
+        ),
+        {"project": "logi"},
+    ),
+    76: (
+        "Peak season readiness",
+        (("Overflow warehouse options", "Stryków or Łódź; quotes from two landlords are pending.", ()),),
+        {"project": "logi"},
+    ),
+    204: (
+        "Incident review",
+        (
+            (
+                "DNS outage: the kestrel.example delegation",
+                "The registrar dropped two of our four name servers after the contract renewal; the portal and the "
+                "tracking API were unreachable for many customers for 70 minutes.",
+                (
+                    "Action: monitor the delegation at the registrar from outside; Oliver moves the domain to the "
+                    "registrar's business account.",
+                ),
+            ),
+        ),
+        {"project": "infra"},
+    ),
+    253: (
+        "Change advisory board",
+        (
+            (
+                "Change freeze over the holidays",
+                "Last year two changes on 23 December broke the payout run.",
+                (
+                    "Decided: no production changes from 15 December to 5 January except Sev1 fixes; Ben Carter "
+                    "approves any exceptions.",
+                ),
+            ),
+        ),
+        {"project": "infra"},
+    ),
+    247: (
+        "Customer feedback round",
+        (
+            (
+                "Late shipments",
+                "Shippers who pay for express delivery want the surcharge back when the parcel arrives late.",
+                (
+                    "Agreed: from January shippers are refunded the express surcharge automatically when we ship more "
+                    "than one day late.",
+                ),
+            ),
+        ),
+        {"project": "portal"},
+    ),
+    312: (
+        "Warehouse ops weekly",
+        (
+            (
+                "Zaragoza site handover",
+                "José Álvarez leaves at the end of May; Lucía Ferrer takes over the Zaragoza site.",
+                (
+                    "José walks Lucía through the supplier contracts and the safety file in the last week of May; the "
+                    "handover is done by 29 May.",
+                ),
+            ),
+        ),
+        {"project": "logi"},
+    ),
+    233: (
+        "Forklift telematics pilot",
+        (
+            (
+                "Results from Hall B",
+                "Impact alerts from the twelve trucks with the new units; two drivers had repeated impacts at the "
+                "racking ends.",
+                ("Agreed: extend the pilot to the Lyon cross-dock in Q1.",),
+            ),
+        ),
+        {"project": "logi"},
+    ),
+    137: (
+        "Werkoverleg Rotterdam hub",
+        (
+            (
+                "Parkeerplaatsen voor vrachtwagens",
+                "Chauffeurs wachten 's nachts langs de Waalhaven omdat het terrein vol staat.",
+                (
+                    "Besloten: vanaf maart huren we twintig extra parkeerplaatsen bij de buren; de portier wijst ze "
+                    "toe.",
+                ),
+            ),
+            ("Kantine", "De koffieautomaat is weer kapot.", ()),
+        ),
+        {"project": "logi", "location": "Rotterdam hub, kantine"},
+    ),
+    80: (
+        "Spotkanie zespołu magazynu Gdańsk",
+        (
+            (
+                "Grafik na okres świąteczny",
+                "Na grudzień brakuje sześciu osób na nocnej zmianie.",
+                ("Ustalono: dodatkowe zmiany w soboty 7 i 14 grudnia, płatne 150% stawki; grafik wisi od 1 grudnia.",),
+            ),
+        ),
+        {"project": "logi", "location": "Gdańsk depot, sala socjalna"},
+    ),
 }
 # Meetings found by a participant's name: people who attend this one meeting only.
 PARTICIPANT_TARGETS: dict[int, tuple[str, str]] = {
@@ -1382,6 +1727,8 @@ PARTICIPANT_TARGETS: dict[int, tuple[str, str]] = {
     156: ("Tomasz Zieliński", "tzielinski"),
     # A fifth batch.
     65: ("Grzegorz Brzęczek", "gbrzeczek"),
+    # A seventh batch.
+    233: ("Siobhán O'Neill", "soneill"),
 }
 
 # Wiki pages: id -> (title, text). Released OpenProject versions show titles only.
@@ -1583,6 +1930,29 @@ WIKI_TARGETS: dict[int, tuple[str, str]] = {
         "Congés payés au bureau de Lyon",
         "Les salariés du bureau de Lyon ont droit à 25 jours ouvrés de congés payés par an. Les demandes passent par "
         "le système RH au moins deux semaines à l'avance ; le CSE est consulté pour la fermeture d'août.",
+    ),
+    # A seventh batch of targets.
+    20: (
+        "How to set up the VPN client on a new laptop",
+        "Install WireGuard from the self-service software centre, then sign in at vpn.kestrel.example with your Okta "
+        "account and download your personal profile. Import the profile and connect once from the office network; "
+        "after that the client connects by itself. Profiles expire after 180 days.",
+    ),
+    36: (
+        "Buoni pasto per l'ufficio di Milano",
+        "I dipendenti dell'ufficio di Milano ricevono un buono pasto elettronico da 8 € per ogni giorno lavorato in "
+        "sede, caricato sulla carta a inizio mese. Nei giorni di trasferta o di smart working il buono non spetta.",
+    ),
+    52: (
+        "Ziekmelding bij de Rotterdam hub",
+        "Meld je vóór 7:00 ziek bij je teamleider én bij de verzuimlijn (010 555 0199). Vanaf de derde ziektedag neemt "
+        "de bedrijfsarts contact met je op. Ben je weer beter, meld je dan ook beter bij je teamleider.",
+    ),
+    28: (
+        "Where to send supplier invoices",
+        "Suppliers and carriers send PDF invoices to ap-invoices@kestrel.example, one invoice per e-mail and never to "
+        "a person's own mailbox. Paper invoices go to the Leipzig office, attention Accounts Payable. Invoices without "
+        "our purchase order number go back to the supplier.",
     ),
 }
 
@@ -2213,6 +2583,214 @@ def _cases() -> tuple[Case, ...]:
         Case(TYPO, MEET, "baltica trans ontime pickup rate", 114, (), ("baltika trans", "on time"), agenda),
         Case(TECH, MEET, "postgres 12 EOL", 277, (), ("postgres 12",), agenda),
         Case(GIBBERISH, MEET, "vrooblefax kintermop", None),
+        # A seventh batch: new records and phrasings, kept as first written.
+        Case(
+            TECH,
+            WP,
+            "getting this in the payout worker logs: psycopg.errors.UniqueViolation: duplicate key value violates "
+            'unique constraint "payout_items_pkey" DETAIL: Key (id)=(88121) already exists.',
+            1462,
+            (),
+            ("payout_items_pkey",),
+        ),
+        Case(
+            TECH,
+            WP,
+            "driver app crash: java.lang.IllegalStateException: Fragment DeliveryDetailFragment not attached to a "
+            "context",
+            1347,
+            (),
+            ("deliverydetailfragment",),
+        ),
+        Case(
+            TECH,
+            WP,
+            'sub-account users getting "403 Forbidden" on /api/v2/shipments/…/documents -- known issue?',
+            1183,
+            (),
+            ("sub-account", "403 forbidden"),
+        ),
+        Case(TECH, WP, "mails from noreply@kestrel.example to hotmail bounce", 1397, (), ("noreply@kestrel.example",)),
+        Case(
+            VERSION,
+            WP,
+            '"550 5.7.515 Access denied, sending domain [kestrel.example] does not meet the required authentication '
+            'level."',
+            1397,
+            (),
+            ("5.7.515",),
+        ),
+        Case(TECH, WP, "carrier_timeout_ms", 1128, (), ("carrier_timeout_ms",)),
+        Case(
+            TECH,
+            WP,
+            "seeing this every night: WARN settlement-import: file SETTLE_20260301.csv skipped: checksum mismatch. "
+            "what does it mean?",
+            1346,
+            (),
+            ("checksum mismatch",),
+        ),
+        Case(
+            QUESTION,
+            WP,
+            "the open ticket Amelie had about the QR code on the returns label not scanning",
+            1381,
+            (),
+            ("amélie", "qr code"),
+        ),
+        Case(TECH, WP, "cant login if the email has a + in it", 1423, (), ("plus sign",)),
+        Case(GERMAN, WP, "dlaczego KSeF odrzuca nasze faktury korygujące?", 1453, (), ("korygujące",)),
+        Case(GERMAN, WP, "faktury korygujace odrzucone przez ksef", 1453, (), ("korygujące",)),
+        Case(REPHRASED, WP, "KSeF", 1453, (), ("ksef",)),
+        Case(GERMAN, WP, "ci sono ticket sui ritardi di Trasporti Bellini a Milano?", 1063, (), ("bellini",)),
+        Case(
+            FORMS,
+            WP,
+            "we cancelled bookings in the portal but the carrier still showed up to pick them up",
+            1403,
+            (),
+            ("cancellations after 18:00",),
+        ),
+        Case(
+            FORMS,
+            WP,
+            "suppliers who reschedule their delivery slot don't get a confirmation email",
+            1337,
+            (),
+            ("rescheduled delivery slots",),
+        ),
+        Case(TYPO, WP, "delivry slot reshceduled but no confirmaton mail", 1337, (), ("rescheduled delivery slots",)),
+        Case(TYPO, WP, "caldorra sensors keep going offline in the cold store", 1257, (), ("caldora",)),
+        Case(TECH, WP, '"payment failed" on checkout with maestro cards', 1491, (), ("maestro",)),
+        Case(QUESTION, WP, "WHY ARE ALL THE MAESTRO PAYMENTS FAILING AT CHECKOUT?!", 1491, (), ("maestro",)),
+        Case(
+            STOP,
+            WP,
+            "🚚🚚 trucks stuck at gate 2 again, the barrier won't open 😩 is there a ticket for this??",
+            1439,
+            (),
+            ("gate 2", "barrier"),
+        ),
+        Case(
+            VERSION,
+            WP,
+            "drivers get '413 Request Entity Too Large' when they upload POD photos",
+            1363,
+            (),
+            ("413 request entity too large",),
+        ),
+        Case(
+            TECH,
+            WP,
+            "the invoice run died with File \"invoicing/render.py\", line 88, in render_line KeyError: 'vat_rate'",
+            1168,
+            (),
+            ("keyerror: 'vat_rate'",),
+        ),
+        Case(
+            TECH, WP, "track.kestrel.example/s?ref= links from the sms give 404", 1093, (), ("track.kestrel.example",)
+        ),
+        Case(
+            OLD,
+            WP,
+            "did anyone ever fix the Hall B printers printing every label twice?",
+            155,
+            (),
+            ("every label twice",),
+        ),
+        Case(
+            QUESTION,
+            WP,
+            "wasn't there an open ticket from Marta about the ramp heaters in Gdansk?",
+            1359,
+            (),
+            ("marta", "ramp heaters"),
+        ),
+        Case(
+            QUESTION,
+            MEET,
+            "what did we decide in mid-December 2024 about the overflow warehouse?",
+            89,
+            (),
+            ("overflow warehouse", "decided"),
+            agenda,
+        ),
+        Case(
+            QUESTION,
+            MEET,
+            "what came out of last summer's incident review on the DNS outage?",
+            204,
+            (),
+            ("dns outage",),
+            agenda,
+        ),
+        Case(
+            TECH, MEET, "did the CAB agree on a change freeze over the holidays?", 253, (), ("change freeze",), agenda
+        ),
+        Case(
+            QUESTION,
+            MEET,
+            "WHO APPROVES EXCEPTIONS TO THE CHANGE FREEZE??",
+            253,
+            (),
+            ("change freeze", "exceptions"),
+            agenda,
+        ),
+        Case(
+            FORMS,
+            MEET,
+            "did we agree to refund the express surcharge when shipping is late?",
+            247,
+            (),
+            ("express surcharge",),
+            agenda,
+        ),
+        Case(
+            TECH,
+            MEET,
+            "when does José hand over the Zaragoza site to Lucia?",
+            312,
+            (),
+            ("handover", "lucía"),
+            agenda,
+        ),
+        Case(
+            QUESTION,
+            MEET,
+            "the telematics meeting Siobhan O'Neill was in",
+            233,
+            (),
+            ("siobhán", "telematics"),
+            people,
+        ),
+        Case(REPHRASED, MEET, "telematics", 233, (), ("telematics",)),
+        Case(
+            GERMAN,
+            MEET,
+            "wat hebben we besloten over de parkeerplaatsen voor vrachtwagens in Rotterdam?",
+            137,
+            (),
+            ("parkeerplaatsen",),
+            agenda,
+        ),
+        Case(GERMAN, MEET, "co ustalono w sprawie grafiku na święta w Gdańsku?", 80, (), ("grafik",), agenda),
+        Case(TECH, WIKI, "vpn setup", 20, (), ("set up the vpn",)),
+        Case(STOP, WIKI, "how do i set up the vpn on my new laptop? thanks!!", 20, (), ("set up the vpn",)),
+        Case(GERMAN, WIKI, "quanto vale un buono pasto a Milano?", 36, (), ("buoni pasto",)),
+        Case(GERMAN, WIKI, "mi spetta il buono pasto quando sono in smart working?", 36, (), ("smart working",), text),
+        Case(GERMAN, WIKI, "hoe meld ik me ziek bij de Rotterdam hub?", 52, (), ("ziekmelding",), text),
+        Case(
+            TECH,
+            WIKI,
+            "is ap-invoices@kestrel.example the right address for supplier invoices?",
+            28,
+            (),
+            ("ap-invoices@kestrel.example",),
+            text,
+        ),
+        Case(GIBBERISH, WP, "qwertyuiop asdfghjkl", None),
+        Case(GIBBERISH, MEET, "eurovision karaoke 🎤", None),
+        Case(GIBBERISH, WIKI, "sourdough starter hydration", None),
     )
 
 
