@@ -146,13 +146,25 @@ class CandidateSet(Generic[T]):
         return list(self.by_id.values())
 
 
-def enrichment_note(enriched: int, candidates: int, what: str, how_else: str) -> str | None:
+def enrichment_note(
+    enriched: int, candidates: int, what: str, how_else: str, next_reads: int = 0, answered: bool = False
+) -> str | None:
+    """What was read in depth, when not everything; with ``next_reads``, that a repeat of the search
+    reads that many more, as it found nothing or (``answered``) only records matching part of the
+    query (ADR 0066)."""
     if candidates == 0 or enriched >= candidates:
         return None
-    return (
+    note = (
         f"{what} were read for {enriched} of {candidates} candidates (the best shallow matches, then the "
         f"server's full-text hits, then the most recently updated); {how_else}"
     )
+    if next_reads:
+        found = "No record read matches every word of the query" if answered else "Nothing matched in what was read"
+        note += (
+            f" {found}: repeating this search reads the {what.lower()} of the next {next_reads} candidates in that "
+            "order."
+        )
+    return note
 
 
 def failure_note(failures: int, what: str) -> str | None:

@@ -150,6 +150,7 @@ class SearchMeetings:
             enrich=self._details,
             cache=self._cache,
             what="meeting agendas",
+            reads_further=not capabilities.meeting_search_filter,
         )
         settings = self._settings if deep_available else PipelineSettings(0, 1, self._settings.min_score)
         result = await run_search(
@@ -189,6 +190,8 @@ class SearchMeetings:
                     "the agendas of the others were searched only through the server's full-text search."
                     if capabilities.meeting_search_filter
                     else "the agendas of the others were not searched.",
+                    result.next_reads,
+                    bool(result.hits),
                 ),
                 failure_note(result.failures, "agenda items"),
             ):

@@ -14,7 +14,9 @@ match may be deep, however old they are), those its legs say most of first — a
 window. Cached deep content is used
 for every candidate it exists for and costs nothing, so a repeated search costs only its
 candidate requests, and a search with more matches than the budget sees the next ones when
-it is repeated.
+it is repeated. Where the spec ``reads_further`` (deep content no server search reaches), a repeat
+whose cached reads give no hit matching the whole query reads the next ``enrich_limit`` records in
+the same order (ADR 0066).
 
 Ranking: one ``QueryScorer`` serves the whole search, so every text is tokenised and matched
 once. Phase 1 ranks shallow fields only to order the enrichment; the answer is one ranking of
@@ -91,6 +93,10 @@ class SearchSpec(Generic[C, D]):
     cache: EnrichmentCache[D] | None = None
     what: str = "records"
     tokens: TokenStore | None = None  # token values kept between searches (tenant-scoped)
+    # Whether a repeat of a search whose answer is not whole (no hit matching every word) reads the
+    # next records in depth: for records whose deep content no server search reaches (meeting
+    # agendas; ADR 0066).
+    reads_further: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +131,10 @@ class PipelineResult(Generic[C, D]):
     notes: tuple[str, ...] = ()  # what ranking cut to stay within its bounds
     unmatched_terms: tuple[str, ...] = ()
     texts_matched: int = 0  # distinct texts matched against the query (each once per search)
+    # With no hit matching the whole query (``Ranking.whole``), where the spec ``reads_further``: the
+    # candidates still not read in depth, and how many of them a repeat of the search reads (ADR 0066).
+    unread: int = 0
+    next_reads: int = 0
 
 
 async def run_search(
@@ -202,6 +212,7 @@ async def run_search(
 
     failures = 0
     done = 0
+    total_to_read = len(to_fetch)
 
     async def fetch(item: tuple[int, C]) -> None:
         nonlocal failures, done
@@ -218,26 +229,44 @@ async def run_search(
                 cache.put(record_key, versions[record_key], content)
         done += 1
         if progress is not None:
-            await progress(done, len(to_fetch), f"Read {done} of {len(to_fetch)} {spec.what}")
+            await progress(done, total_to_read, f"Read {done} of {total_to_read} {spec.what}")
 
-    if to_fetch and progress is not None:
-        await progress(0, len(to_fetch), f"Reading {len(to_fetch)} {spec.what} in depth")
-    try:
-        if to_fetch:  # a search the cache answers starts no tasks
-            await map_bounded(to_fetch, settings.concurrency, fetch)
-    finally:
-        if cache is not None:
-            await cache.flush()
+    async def read_in_depth(batch: list[tuple[int, C]]) -> None:
+        if not batch:  # a search the cache answers starts no tasks
+            return
+        if progress is not None:
+            await progress(done, total_to_read, f"Reading {len(batch)} {spec.what} in depth")
+        try:
+            await map_bounded(batch, settings.concurrency, fetch)
+        finally:
+            if cache is not None:
+                await cache.flush()
 
-    final, final_texts = await rank_read(
-        scorer,
-        lambda: _final_texts(spec, by_key, shallow_texts, fields, deep, limits, layout),
-        len(records),
-        fields,
-        key=key,
-        min_score=settings.min_score,
-        weight_scale=scale,
-    )
+    async def final_ranking() -> tuple[Ranking[C], Extracted[C]]:
+        return await rank_read(
+            scorer,
+            lambda: _final_texts(spec, by_key, shallow_texts, fields, deep, limits, layout),
+            len(records),
+            fields,
+            key=key,
+            min_score=settings.min_score,
+            weight_scale=scale,
+        )
+
+    await read_in_depth(to_fetch)
+    final, final_texts = await final_ranking()
+    further = [k for k in (*evidence, *backfill) if k not in deep] if spec.reads_further and not final.whole else []
+    if further and len(to_fetch) < settings.enrich_limit:
+        # No record the cache held answers the whole query and the budget is not spent: a repeated
+        # search that found nothing, or only records matching part of it, reads the next records in
+        # the same order, so each repeat reaches further back instead of giving the same answer
+        # (ADR 0066).
+        more = [(k, by_key[k]) for k in further[: settings.enrich_limit - len(to_fetch)]]
+        to_fetch.extend(more)
+        total_to_read = len(to_fetch)
+        await read_in_depth(more)
+        final, final_texts = await final_ranking()
+        further = [k for k in further if k not in deep] if not final.whole else []
     if not final.hits:
         # A long question may hold its topic in one clause (ADR 0061).
         clause = await rank_clauses(
@@ -253,6 +282,8 @@ async def run_search(
         enriched=len(deep),
         fetched=len(to_fetch) - failures,
         failures=failures,
+        unread=len(further),
+        next_reads=min(len(further), settings.enrich_limit),
         notes=(*readings, *limits.notes()),
         unmatched_terms=final.unmatched_terms,
         texts_matched=scorer.texts_matched,

@@ -6,7 +6,8 @@ answered (``tests/support/fake_openproject/waves.py``). Counts, never timings: h
 is changes neither number.
 
 A cold search reads its candidate lists in one round and the deep content of 25 candidates in
-two (16 + 9 in flight); a repeated one only its lists. Capabilities are found out once per
+two (16 + 9 in flight); a repeated one only its lists, unless it found nothing and left records
+unread, which a repeat then reads (ADR 0066). Capabilities are found out once per
 instance and process, by the first call that needs them; here another user's search pays for
 it, so the searches measured are cold in every cache but that one.
 """
@@ -79,10 +80,11 @@ async def test_a_cold_search_waits_for_at_most_three_round_trips_and_a_repeat_fo
             assert detecting.waves <= 2 + 2, detecting
 
             # Neither query matches a list field: the window is filled by the most recent records (and
-            # the work package a full-text leg found), so a repeat finds all of it cached.
+            # the work package a full-text leg found); both find something there, so a repeat finds all
+            # it needs cached. (A repeat of a search that found nothing reads further: below.)
             for kind, request, deep in (
                 (SearchWorkPackages, SearchWorkPackagesRequest("pgbouncer"), "/activities"),
-                (SearchMeetings, SearchMeetingsRequest("escrow decision"), "/agenda_items"),
+                (SearchMeetings, SearchMeetingsRequest("status round"), "/agenda_items"),
             ):
                 cold = await measure(app, fake, USER, kind, request)
                 assert cold.waves <= COLD, f"{kind.__name__} cold: {cold}"
@@ -96,6 +98,41 @@ async def test_a_cold_search_waits_for_at_most_three_round_trips_and_a_repeat_fo
                 assert warm.waves <= WARM, f"{kind.__name__} warm: {warm}"
                 assert not warm.paths(deep)
                 assert warm.page.elements == cold.page.elements
+        finally:
+            await app.aclose()
+
+
+@pytest.mark.parametrize("profile", ["17.8", "18.0"])
+async def test_a_repeat_of_a_meeting_search_that_found_nothing_reads_the_next_agendas_within_the_budget(
+    profile: str,
+) -> None:
+    """The escrow decision is the outcome of the oldest of 300 meetings, and no release has a
+    meetings full-text search: each repeat reads 25 agendas not read before, in the cold
+    search's three round trips, until it is found (ADR 0066)."""
+    served = dataset()
+    async with FakeOpenProject({USER: served, OTHER: served}, profile=profile, lockstep=QUIET) as fake:
+        app = Application(http_settings(fake.base_url, USER))
+        try:
+            await measure(app, fake, OTHER, SearchMeetings, SearchMeetingsRequest("status round"))
+            read: set[str] = set()
+            calls = 0
+            while True:
+                calls += 1
+                cost = await measure(app, fake, USER, SearchMeetings, SearchMeetingsRequest("escrow decision"))
+                agendas = cost.paths("/agenda_items")
+                assert len(agendas) == 25 and not read.intersection(agendas), cost
+                assert cost.waves <= COLD and cost.in_flight <= IN_FLIGHT, cost
+                read.update(agendas)
+                if cost.page.elements:
+                    break
+                assert cost.page.notes and "repeating this search reads the agendas of the next 25" in " ".join(
+                    cost.page.notes
+                )
+                assert calls < RECORDS // 25
+            assert calls == RECORDS // 25 and [e.meeting.id for e in cost.page.elements] == [1]
+            warm = await measure(app, fake, USER, SearchMeetings, SearchMeetingsRequest("escrow decision"))
+            assert warm.waves <= WARM and not warm.paths("/agenda_items"), warm
+            assert warm.page.elements == cost.page.elements
         finally:
             await app.aclose()
 

@@ -143,10 +143,15 @@ class Ranked(Generic[T]):
 
 @dataclass(frozen=True, slots=True)
 class Ranking(Generic[T]):
-    """Ranked records, best first, and the query terms no ranked record matched at all."""
+    """Ranked records, best first, and the query terms no ranked record matched at all.
+
+    ``whole``: some hit matches every term of the query (false when each hit answers only part of
+    it, when a term matches nothing, or when there are no hits).
+    """
 
     hits: list[Ranked[T]]
     unmatched_terms: tuple[str, ...]
+    whole: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,18 +442,19 @@ class QueryScorer:
         texts = extracted if extracted is not None else extract_texts(records, fields)
         candidates = texts.records
         unmatched: tuple[str, ...] = ()
+        whole = True
         ordered: list[tuple[Ranked[T], float]]
         if not self._needle:
             ordered = [(Ranked(record, 0.0, ()), 0.0) for record in candidates]
         elif self._containment:
             ordered = [(entry, entry.score) for entry in _rank_containment(texts, self._needle, fields, scale)]
         else:
-            ordered, unmatched = self._rank_terms(texts, fields, scale, min_score, details)
+            ordered, unmatched, whole = self._rank_terms(texts, fields, scale, min_score, details)
         # Equal scores are ordered by the score before the cap at 1 (a verbatim phrase above the
         # same words reordered), then by key.
         ordered.sort(key=lambda entry: (-entry[0].score, -entry[1], key(entry[0].record)))
         ranked = [entry for entry, _ in ordered]
-        return Ranking(ranked if limit is None else ranked[:limit], unmatched)
+        return Ranking(ranked if limit is None else ranked[:limit], unmatched, whole and bool(ranked))
 
     # ------------------------------------------------------------------ text level
 
@@ -811,7 +817,9 @@ class QueryScorer:
 
     def _rank_terms(
         self, read: Extracted[T], fields: Sequence[Field[T]], scale: float, min_score: float, details: bool = True
-    ) -> tuple[list[tuple[Ranked[T], float]], tuple[str, ...]]:
+    ) -> tuple[list[tuple[Ranked[T], float]], tuple[str, ...], bool]:
+        """The ranked records with their uncapped scores, the unmatched terms, and whether some
+        ranked record matches every term."""
         records, extracted, distinct = read.records, read.per_record, read.distinct
         ranked_texts = frozenset(distinct)
         self._learn(ranked_texts)
@@ -863,7 +871,7 @@ class QueryScorer:
             weights = [weight if df else absent for weight, df in zip(weights, document_frequency, strict=True)]
         weight_sum = sum(weights)
         if weight_sum <= 0.0:
-            return [], unmatched
+            return [], unmatched, False
         in_play = sum(1 for df in document_frequency if df)
         ratios = [field_ratio(field.weight, scale) for field in fields]
         # Per matching text, on this ranking's term weights: its score (capped at 1), before the
@@ -896,6 +904,7 @@ class QueryScorer:
         excerpts: dict[str, str | None] = {}
 
         ranked: list[tuple[Ranked[T], float]] = []
+        whole = False  # some ranked record matches every term
         # A record matching in one text of a single-text field scores what any other record
         # matching there alone scores (records sharing a description): computed once.
         alone: dict[tuple[int, str], tuple[float, float, tuple[FieldMatch, ...]] | None] = {}
@@ -939,6 +948,7 @@ class QueryScorer:
                 if single:
                     alone[shared] = (score, uncapped, matches)
                 ranked.append((Ranked(record, score, matches), uncapped))
+                whole = whole or all(best)
                 continue
             best_field = 0.0
             best_weighted = 0.0
@@ -971,7 +981,8 @@ class QueryScorer:
                 else ()
             )
             ranked.append((Ranked(record, score, matches), max(best_raw, weighted_coverage)))
-        return ranked, unmatched
+            whole = whole or all(term_best)
+        return ranked, unmatched, whole
 
     def _held_as_typed(
         self, seen: list[tuple[float, ...]], scored: list[list[tuple[int, str, _TextMatch, tuple[float, ...]]]]

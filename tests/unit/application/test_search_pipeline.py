@@ -79,9 +79,12 @@ class DeepSource:
 SHALLOW: tuple[Field[Doc], ...] = (Field("title", 3.0, lambda d: d.title),)
 
 
-def spec_for(source: DeepSource, cache: EnrichmentCache[str] | None = None) -> SearchSpec[Doc, str]:
+def spec_for(
+    source: DeepSource, cache: EnrichmentCache[str] | None = None, *, reads_further: bool = False
+) -> SearchSpec[Doc, str]:
     full: tuple[Field[Enriched[Doc, str]], ...] = (lift(SHALLOW[0]), Field("body", 1.0, lambda e: e.deep))
     return SearchSpec(
+        reads_further=reads_further,
         shallow_fields=SHALLOW,
         full_fields=full,
         key=lambda d: d.id,
@@ -182,6 +185,73 @@ async def test_a_repeated_search_costs_no_enrichment_once_its_window_is_cached()
     assert first.calls is not None and len(first.calls) == 25
     assert second.calls == []
     assert result.enriched == 25
+
+
+async def test_a_repeat_of_a_search_that_found_nothing_reads_the_next_records_in_order() -> None:
+    caches = TenantCaches()
+    cache: EnrichmentCache[str] = EnrichmentCache(caches, "tenant:x", "body")
+    docs = corpus(80)  # id 80 the newest
+    bodies = {10: "We decided to use an escrow account."}
+    reads: list[list[int]] = []
+    results = []
+    for _ in range(4):
+        source = DeepSource(bodies, {})
+        results.append(await run_search(spec_for(source, cache, reads_further=True), docs, "escrow", "fuzzy"))
+        assert source.calls is not None
+        reads.append(sorted(source.calls))
+    # Each call that found nothing leaves the next 25 for the repeat; none is read twice.
+    assert reads[:3] == [list(range(56, 81)), list(range(31, 56)), list(range(6, 31))]
+    assert [[h.candidate.id for h in r.hits] for r in results] == [[], [], [10], [10]]
+    assert [(r.enriched, r.unread, r.next_reads) for r in results[:2]] == [(25, 55, 25), (50, 30, 25)]
+    assert results[2].next_reads == results[2].unread == 0
+    # Once it answers, a repeat reads nothing: the cache holds what it found.
+    assert reads[3] == []
+
+
+async def test_a_repeat_reads_further_while_its_hits_match_only_part_of_the_query() -> None:
+    caches = TenantCaches()
+    cache: EnrichmentCache[str] = EnrichmentCache(caches, "tenant:x", "body")
+    docs = corpus(80)
+    bodies = {70: "The escrow account is open.", 40: "Escrow decision: we use an escrow account."}
+    first = await run_search(
+        spec_for(DeepSource(bodies, {}), cache, reads_further=True), docs, "escrow decision", "fuzzy"
+    )
+    # 70 holds one of the two words: an answer, but a partial one, so a repeat reads on.
+    assert [h.candidate.id for h in first.hits] == [70] and first.next_reads == 25
+    again = DeepSource(bodies, {})
+    second = await run_search(spec_for(again, cache, reads_further=True), docs, "escrow decision", "fuzzy")
+    assert again.calls is not None and sorted(again.calls) == list(range(31, 56))
+    assert [h.candidate.id for h in second.hits][:1] == [40] and second.next_reads == 0
+    # 40 matches the whole query: a repeat reads nothing more.
+    last = DeepSource(bodies, {})
+    third = await run_search(spec_for(last, cache, reads_further=True), docs, "escrow decision", "fuzzy")
+    assert last.calls == [] and [h.candidate.id for h in third.hits] == [h.candidate.id for h in second.hits]
+
+
+async def test_a_search_that_found_nothing_cold_reads_no_more_than_its_budget() -> None:
+    caches = TenantCaches()
+    cache: EnrichmentCache[str] = EnrichmentCache(caches, "tenant:x", "body")
+    docs = corpus(80)
+    source = DeepSource({}, {})
+    result = await run_search(spec_for(source, cache, reads_further=True), docs, "escrow", "fuzzy")
+    assert source.calls is not None and len(source.calls) == 25
+    assert result.hits == () and result.next_reads == 25
+    # Everything read: nothing is left for a repeat to read, and the answer does not offer it.
+    for _ in range(3):
+        result = await run_search(spec_for(DeepSource({}, {}), cache, reads_further=True), docs, "escrow", "fuzzy")
+    last = DeepSource({}, {})
+    result = await run_search(spec_for(last, cache, reads_further=True), docs, "escrow", "fuzzy")
+    assert last.calls == [] and result.enriched == 80 and result.unread == result.next_reads == 0
+
+
+async def test_a_search_whose_deep_content_the_server_searches_repeats_without_reading_further() -> None:
+    caches = TenantCaches()
+    cache: EnrichmentCache[str] = EnrichmentCache(caches, "tenant:x", "body")
+    docs = corpus(80)
+    await run_search(spec_for(DeepSource({}, {}), cache), docs, "escrow", "fuzzy")
+    again = DeepSource({}, {})
+    result = await run_search(spec_for(again, cache), docs, "escrow", "fuzzy")
+    assert again.calls == [] and result.next_reads == 0 and result.enriched == 25
 
 
 async def test_with_more_matches_than_the_budget_a_repeat_reads_the_next_ones() -> None:

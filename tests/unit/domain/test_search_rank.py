@@ -715,3 +715,25 @@ def test_the_clauses_of_a_question_are_each_read_once_within_the_words_ranking_r
         "coffee machine",
     )
     assert query_clauses(question, max_words=8) == ("what about the meeting room", "budget office")
+
+
+# ------------------------------------------------------------------------ whole answers (ADR 0066)
+
+
+def test_a_ranking_says_whether_some_hit_matches_every_word_of_the_query() -> None:
+    from openproject_mcp.domain.search import QueryScorer, extract_texts
+
+    def whole(query: str, docs: Sequence[Doc] = DOCS) -> tuple[list[int], bool]:
+        ranking = QueryScorer(query).rank(docs, FIELDS, key=lambda d: d.id, extracted=extract_texts(docs, FIELDS))
+        return ids(ranking.hits), ranking.whole
+
+    assert whole("budget approval") == ([1, 2], True)
+    # Each hit holds one of the words: an answer, not a whole one.
+    split = (Doc(1, "Budget review"), Doc(2, "Approval workflow"), Doc(3, "Unrelated"))
+    hits, complete = whole("budget approval", split)
+    assert sorted(hits) == [1, 2] and not complete
+    # A word the records never hold: the answer is partial however well the rest matches.
+    assert whole("budget approval escrow") == ([1, 2], False)
+    # Words spread over a record's fields count together.
+    assert whole("retrospective budget") == ([3], True)
+    assert whole("xyzzy plugh") == ([], False)
