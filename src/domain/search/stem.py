@@ -209,6 +209,9 @@ def stem_keys(word: str) -> frozenset[str]:
         return frozenset((word,))
     inflected = _inflection(word)
     keys = {inflected}
+    if inflected.endswith("ing") and word.endswith("ings"):
+        # The plural of a word in -ing meets it: ``bookings`` and ``booking`` share ``book`` (ADR 0067).
+        keys.add(_inflection(inflected))
     derived = _derivation(inflected)
     if derived is not None:
         keys.add(derived)

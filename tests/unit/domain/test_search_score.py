@@ -330,3 +330,20 @@ def test_empty_inputs_score_zero(query: tuple[str, ...], text: str) -> None:
 
 def test_query_tokens_are_folded_like_field_text() -> None:
     assert score_field(("Müller",), "anna muller").score == 1.0
+
+
+@pytest.mark.parametrize(
+    ("plural", "singular"),
+    [("bookings", "booking"), ("meetings", "meeting"), ("settings", "setting"), ("warnings", "warning")],
+)
+def test_the_plural_of_a_word_in_ing_is_another_form_of_it(plural: str, singular: str) -> None:
+    from openproject_mcp.domain.search import STEM_SCORE, score_token
+
+    assert score_token(plural, singular) == score_token(singular, plural) == STEM_SCORE
+
+
+def test_a_plural_in_ings_counts_as_a_form_in_the_ranking() -> None:
+    # "bookings" stands in the second text, so it is not widened to its neighbours; the first holds
+    # it as "booking", another form, so it holds every word of the query (ADR 0067).
+    assert order("cancelled bookings carrier", "Carrier booking cancelled", "Bookings fee", "Carrier fee")[:1] == [0]
+    assert scores("cancelled bookings carrier", "Carrier booking cancelled", "Bookings fee")[0] >= 0.95
