@@ -1084,8 +1084,10 @@ def _corpus_hits(corpus: Corpus, word: str, weak: bool) -> dict[str, float]:
 
 
 # A record token that is the query word less a German plural ending (``rechnungen``: ``rechnung``;
-# ``kunden``: ``kunde``), keeping at least this many letters, holds it as typed (ADR 0065).
-_GERMAN_PLURAL_ENDINGS = ("n", "en", "er", "ern", "nen")
+# ``kunden``: ``kunde``), keeping at least this many letters, holds it as typed (ADR 0065). Not
+# ``-er``/``-ern``: English agent nouns and comparatives end so (``starter`` is no plural of
+# ``start``, ``printer`` none of ``print``; ADR 0068).
+_GERMAN_PLURAL_ENDINGS = ("n", "en", "nen")
 MIN_BEGINNING_LETTERS = 4
 
 

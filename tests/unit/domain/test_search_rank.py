@@ -699,6 +699,17 @@ def test_a_german_plural_is_held_as_typed_by_its_singular() -> None:
     assert ids(rank("Schnittstellen Salesforce", docs)) == [4]
 
 
+def test_an_english_word_in_er_is_not_held_as_typed_by_its_stem() -> None:
+    # "start" is no German plural's singular of "starter": the words matching nothing still count,
+    # so a query about something else finds nothing (ADR 0068).
+    docs = (
+        Doc(1, "Onboarding", body="Temps start with a half-day safety briefing."),
+        Doc(2, "VAT filing", body="The return is filed every quarter."),
+    )
+    assert ids(rank("sourdough starter hydration", docs)) == []
+    assert ids(rank("starter kit", (*docs, Doc(3, "Starter kit for new drivers")))) == [3]
+
+
 def test_two_groups_of_three_digits_stay_two_numbers() -> None:
     assert ids(rank("502,503", (Doc(1, "Gateway returns 502 and 503 errors"), Doc(2, "Gateway timeout")))) == [1]
 
