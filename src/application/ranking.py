@@ -206,15 +206,25 @@ async def rank_clauses(
     if not clauses:
         return None
 
+    def rank(scorer: QueryScorer) -> Ranking[T]:
+        return scorer.rank(
+            texts.records, fields, key=key, min_score=min_score, weight_scale=weight_scale, extracted=texts
+        )
+
     def work() -> tuple[Ranking[T], str] | None:
-        best: tuple[Ranking[T], str] | None = None
+        # The clause whose best record holds its words as written (or in other forms) scores highest
+        # wins: a chatter clause met only by typo neighbours ("wall of text": "test") does not outrank
+        # the one naming the topic (ADR 0069). Where no clause is held so, the best score as read.
+        best: tuple[float, float, Ranking[T], str] | None = None
         for clause in clauses:
-            ranking = query_scorer(clause, mode, None, store).rank(
-                texts.records, fields, key=key, min_score=min_score, weight_scale=weight_scale, extracted=texts
-            )
-            if ranking.hits and (best is None or ranking.hits[0].score > best[0].hits[0].score):
-                best = (ranking, clause)
-        return best
+            ranking = rank(query_scorer(clause, mode, None, store))
+            if not ranking.hits:
+                continue
+            held = rank(QueryScorer(scored_query(clause, mode, None), mode=mode, store=store, strong_only=True))
+            measure = (held.hits[0].score if held.hits else 0.0, ranking.hits[0].score)
+            if best is None or measure > best[:2]:
+                best = (*measure, ranking, clause)
+        return None if best is None else (best[2], best[3])
 
     # The clauses are ranked one after another on the ranking thread, off the event loop (ADR 0065).
     best = await in_ranking_thread(work)

@@ -309,15 +309,19 @@ class QueryScorer:
         store: TokenStore | None = None,
         plan: QueryPlan | None = None,
         acronyms: Mapping[str, Sequence[str]] | None = None,
+        strong_only: bool = False,
     ) -> None:
         """``acronyms`` maps a token to the query words it also stands for (``mfa`` for ``multi``,
-        ``factor``, ``authentication``): a text holding it holds each of them exactly (ADR 0060)."""
+        ``factor``, ``authentication``): a text holding it holds each of them exactly (ADR 0060).
+        ``strong_only``: every word meets only itself and its other forms, never a prefix, part or
+        typo neighbour, as a word present verbatim does (for weighing evidence, ADR 0069)."""
         if mode not in ("fuzzy", "exact"):
             raise ValueError(f"unknown match mode {mode!r}")
         self._needle = fold_for_containment(query)
         self._plan = plan if plan is not None else plan_query(query, self._needle)
         self._containment = mode == "exact" or not self._needle or not self._plan.terms
         self._store = store
+        self._strong_only = strong_only
         terms = self._plan.terms
         self._terms = terms
         self._values: dict[str, Sequence[str]] = {}
@@ -532,7 +536,7 @@ class QueryScorer:
             if term.word is None:
                 continue
             # A word present verbatim keeps only exact and word-form hits from now on.
-            weak_too = term.word not in self._vocabulary
+            weak_too = not self._strong_only and term.word not in self._vocabulary
             if whole_words or not term.fuzzy:
                 found = {term.word: 1.0} if term.word in fresh else {}
             elif corpus is not None:

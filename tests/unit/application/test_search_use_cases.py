@@ -449,6 +449,26 @@ async def test_a_long_question_answered_by_a_clause_through_the_pipeline(tmp_pat
     assert [e.work_package.id for e in page.elements][:1] == [document["work_packages"][3]["id"]]
 
 
+async def test_the_clause_whose_best_record_holds_its_words_as_written_answers(tmp_path: Path) -> None:
+    document = many_work_packages(30)
+    document["work_packages"][3]["subject"] = "Stretch film supplier switches to 17 micron"
+    # No record holds "wall" or "text"; "Test call routing" holds a typo neighbour of each, so the
+    # chatter clause "sorry for the wall of text" scores it higher than the topic's clause scores
+    # its record, whose other words are each in a record of their own (ADR 0069).
+    words = ("two", "weeks", "still", "catching", "lunch", "ticket", "changing")
+    chatter = ("Test call routing", *(f"{word.capitalize()} routine" for word in words))
+    for at, subject in enumerate(chatter, start=5):
+        document["work_packages"][at]["subject"] = subject
+    query = (
+        "sorry for the wall of text, I've been out for two weeks and I'm still catching up, and Dario "
+        "mentioned at lunch that there's a ticket somewhere about the stretch film supplier changing something"
+    )
+    search = await use_case(dataset_settings(write(tmp_path, document)), SearchWorkPackages)
+    page = await search.execute(SearchWorkPackagesRequest(query))
+    assert [e.work_package.id for e in page.elements][:1] == [document["work_packages"][3]["id"]]
+    assert page.notes and any("stretch film supplier" in n for n in page.notes if "whole question" in n)
+
+
 def wiki_of(*titles: str) -> dict[str, Any]:
     document = base_document()
     document["wiki_pages"] = [
