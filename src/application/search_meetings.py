@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import math
+import re
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass
+from datetime import UTC
 
 from openproject_mcp.application.arguments import match_mode, page_request, search_query
 from openproject_mcp.application.caching import EnrichmentCache
@@ -44,6 +46,7 @@ from openproject_mcp.domain.entities import AgendaItem, Meeting, MeetingDetails,
 from openproject_mcp.domain.errors import InvalidQueryError, OpenProjectMcpError
 from openproject_mcp.domain.queries import MeetingQuery, Page, PageRequest
 from openproject_mcp.domain.search import Field
+from openproject_mcp.domain.search.normalize import token_values
 from openproject_mcp.ports import CapabilityRepository, MeetingRepository
 
 # Meetings are far fewer than work packages and ranked on short list fields, so the window is
@@ -55,8 +58,48 @@ def _names(people: tuple[NamedRef, ...] | None) -> tuple[str, ...] | None:
     return tuple([p.name for p in people]) if people else None
 
 
+_MONTHS = (
+    *("january", "february", "march", "april", "may", "june", "july"),
+    *("august", "september", "october", "november", "december"),
+)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+# Weighed lightly: the date helps the words of a question that names it, never answers alone.
+DATE_WEIGHT = 0.3
+
+
+def date_words(query: str) -> frozenset[str]:
+    """The words of ``query`` that name a meeting's date, folded: month and weekday names and years,
+    and day numbers when a month is named too ("on 17 March"). ``may`` names a month only beside a
+    year or a day number ("in May 2025", "on 3 May"), being a verb as often."""
+    words = frozenset(token_values(query))
+    years = {w for w in words if _YEAR.fullmatch(w)}
+    days = {w for w in words if w.isdigit() and len(w) <= 2 and 1 <= int(w) <= 31}
+    months = words.intersection(_MONTHS)
+    if "may" in months and not (years or days):
+        months = months - {"may"}
+    named = months | words.intersection(_WEEKDAYS) | years
+    return frozenset(named | days) if months else frozenset(named)
+
+
+def date_field(named: frozenset[str]) -> Field[Meeting] | None:
+    """A field holding the words of ``named`` a meeting's start (UTC) answers, nothing else: so no
+    other query word meets a date word as a typo or a part (``say`` is not ``May``); ``None`` when
+    the query names no date (ADR 0070)."""
+    if not named:
+        return None
+
+    def words(meeting: Meeting) -> str | None:
+        start = meeting.start_time.astimezone(UTC)
+        held = (_WEEKDAYS[start.weekday()], str(start.day), _MONTHS[start.month - 1], str(start.year))
+        return " ".join(word for word in held if word in named) or None
+
+    return Field("date", DATE_WEIGHT, words)
+
+
 # Where the list carries the participants (17.6+), they are ranked with the list, so a meeting
-# found by a person's name needs no agenda read (ADR 0043).
+# found by a person's name needs no agenda read (ADR 0043). A question naming a date also ranks the
+# meetings' dates (``date_field``); a meeting matching by its date alone is no answer (ADR 0070).
 SHALLOW_FIELDS: tuple[Field[Meeting], ...] = (
     Field("title", 3.0, lambda m: m.title),
     Field("location", 1.0, lambda m: m.location),
@@ -141,9 +184,10 @@ class SearchMeetings:
 
         # The participants come with the list (ADR 0043): only an agenda is worth a read in depth.
         deep_available = capabilities.agenda_items
+        dated = date_field(date_words(query)) if mode == "fuzzy" else None
         spec: SearchSpec[Meeting, MeetingDetails] = SearchSpec(
-            shallow_fields=SHALLOW_FIELDS,
-            full_fields=FULL_FIELDS,
+            shallow_fields=SHALLOW_FIELDS if dated is None else (*SHALLOW_FIELDS, dated),
+            full_fields=FULL_FIELDS if dated is None else (*FULL_FIELDS, _lift(dated)),
             key=lambda m: m.id,
             version=lambda m: (m.updated_at or m.start_time).isoformat(),
             recency=lambda m: m.updated_at or m.start_time,
@@ -198,7 +242,8 @@ class SearchMeetings:
                 if note:
                     notes.append(note)
         notes.extend(result.notes)
-        window = page.window(result.hits)
+        # A meeting matching by its date alone is no answer: the date only helps other words (ADR 0070).
+        window = page.window([h for h in result.hits if any(m.field != "date" for m in h.matches)])
         elements = tuple(_hit_view(hit) for hit in window.items)
         return MeetingSearchPage(
             **envelope(page, window),
@@ -284,7 +329,8 @@ class SearchMeetings:
 
 
 def _hit_view(hit: Hit[Meeting, MeetingDetails]) -> MeetingHit:
-    best = hit.matches[0].field if hit.matches else "title"
+    # The date is no match type of its own: the first match of another field names it.
+    best = next((m.field for m in hit.matches if m.field in MATCH_TYPES), "title")
     items: dict[int, MatchedAgendaItem] = {}
     order: dict[int, float] = {}
     listed = agenda(hit.deep) if hit.deep is not None else ()

@@ -518,3 +518,25 @@ def test_only_a_long_word_of_letters_is_cut_in_halves() -> None:
     assert typo_halves("authentiction") == ("authen", "tiction")
     assert typo_halves("temporay") is None  # halves of four letters are in too much
     assert typo_halves("2026-05-01") is None
+
+
+async def test_a_question_naming_the_day_finds_the_meeting_of_that_day(tmp_path: Path) -> None:
+    # A meeting a day from 2 January 2025, all with one title and agenda item: only the date tells
+    # them apart, and equal scores would put the oldest first (ADR 0070).
+    document = many_meetings(60)
+    for meeting in document["meetings"]:
+        meeting["title"] = "Peak season readiness"
+        meeting["agendaItems"][0]["title"] = "Overflow warehouse"
+    search = await use_case(dataset_settings(write(tmp_path, document)), SearchMeetings)
+    page = await search.execute(SearchMeetingsRequest("what did we decide on 20 January about the overflow warehouse?"))
+    first = page.elements[0]
+    assert (first.meeting.start_time.month, first.meeting.start_time.day) == (1, 20)
+    assert first.match_type == "agenda_item" and "date" in first.matched_fields
+
+
+async def test_a_meeting_matching_by_its_date_alone_is_no_answer(tmp_path: Path) -> None:
+    search = await use_case(dataset_settings(write(tmp_path, many_meetings(40))), SearchMeetings)
+    page = await search.execute(SearchMeetingsRequest("January 2025"))
+    assert page.elements == ()
+    page = await search.execute(SearchMeetingsRequest("status round January 2025"))
+    assert page.elements and all(e.match_type == "agenda_item" for e in page.elements)
