@@ -39,6 +39,19 @@ MIN_CONTAINS_LENGTH = 4
 LONG_TOKEN_LENGTH = 6
 # A number of two digits or more meets its padded form (12 ~ 0012) and its plural (429s ~ 429).
 MIN_NUMBER_DIGITS = 2
+# Three-letter English words a query writes as meant: none is read as a typo of a neighbour one
+# letter away (``may`` is not ``bay``, ``old`` not ``cold``, ``say`` not ``day``); a three-letter
+# word outside the list (``vpm``) still is (ADR 0071). Stopwords are left out of queries already.
+COMMON_SHORT_WORDS: frozenset[str] = frozenset(
+    """
+    act add age ago aid aim air app arm art ask ate bad bag bar bed big bit box boy bus buy car cat
+    cut day die dog dry due ear eat egg end eye far fat fee few fit fix fly fun gas get got gun guy
+    hat hit hot ice ill job joy key kid lab law lay led leg let lie lit log lot low mad man map may
+    men mix net new odd oil old one pay per pet pop pot put ran raw red rid row run sad sat saw say
+    sea see set sit six sky son sum sun tax tea ten tie tip top toy try two use van war way web wet
+    win won yes yet
+    """.split()  # noqa: SIM905
+)
 
 
 def edit_limit(query_length: int) -> int:
@@ -94,8 +107,9 @@ def score_token(query_token: str, field_token: str) -> float:
     ``429``) as another form, 0.96; under 3
     letters only exact; another form of the word (``stem_keys`` meet) 0.96; prefix 0.9;
     contained 0.75 (from 4 letters); bounded edit distance ``1 - d/len * 0.6``, never against a
-    token holding a digit. A stopword of the field text (``but``, ``the``) meets a query word only
-    exactly or as one of its forms, never as its prefix, a part of it or a typo (ADR 0057).
+    token holding a digit, nor for a common three-letter word (``COMMON_SHORT_WORDS``, ADR 0071).
+    A stopword of the field text (``but``, ``the``) meets a query word only exactly or as one of
+    its forms, never as its prefix, a part of it or a typo (ADR 0057).
     """
     if query_token == field_token:
         return 1.0
@@ -115,7 +129,7 @@ def score_token(query_token: str, field_token: str) -> float:
         return PREFIX_SCORE
     if length >= MIN_CONTAINS_LENGTH and query_token in field_token:
         return CONTAINS_SCORE
-    if digits:
+    if digits or query_token in COMMON_SHORT_WORDS:
         return 0.0
     limit = edit_limit(length)
     distance = bounded_distance(query_token, field_token, limit)
@@ -341,8 +355,10 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
             hits[token] = PREFIX_SCORE
         elif length >= MIN_CONTAINS_LENGTH:
             hits[token] = CONTAINS_SCORE
-        elif (score := _edit_score(query_token, token, limit)) > 0.0:
+        elif query_token not in COMMON_SHORT_WORDS and (score := _edit_score(query_token, token, limit)) > 0.0:
             hits[token] = score
+    if query_token in COMMON_SHORT_WORDS:
+        return hits  # a common three-letter word has no typo neighbours (ADR 0071)
     shortest, longest = length - limit, length + limit
     letters = frozenset(query_token)
     candidates: set[str] = set()

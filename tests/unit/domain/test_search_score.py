@@ -347,3 +347,24 @@ def test_a_plural_in_ings_counts_as_a_form_in_the_ranking() -> None:
     # it as "booking", another form, so it holds every word of the query (ADR 0067).
     assert order("cancelled bookings carrier", "Carrier booking cancelled", "Bookings fee", "Carrier fee")[:1] == [0]
     assert scores("cancelled bookings carrier", "Carrier booking cancelled", "Bookings fee")[0] >= 0.95
+
+
+@pytest.mark.parametrize(("word", "neighbour"), [("may", "bay"), ("old", "cold"), ("say", "day"), ("run", "rum")])
+def test_a_common_three_letter_word_has_no_typo_neighbours(word: str, neighbour: str) -> None:
+    from openproject_mcp.domain.search import score_token
+
+    assert score_token(word, neighbour) == 0.0
+    assert neighbour not in vocabulary_hits(word, [neighbour, word + "s"])
+
+
+def test_a_three_letter_word_outside_the_list_still_meets_its_typo_neighbour() -> None:
+    from openproject_mcp.domain.search import score_token
+
+    assert score_token("vpm", "vpn") > 0.0 and "vpn" in vocabulary_hits("vpm", ["vpn", "vpc"])
+
+
+def test_a_question_with_a_common_short_word_is_not_answered_by_its_neighbour() -> None:
+    # "may" matched "bay" one letter away and, held by one title only, outweighed "poc" (ADR 0071).
+    titles = ("Returns bay process", "PoC guidelines", "Kubernetes upgrade runbook", "Runbook: disk alerts")
+    assert order("how long may a PoC run", *titles)[:1] == [1]
+    assert scores("how long may a PoC run", *titles)[0] == 0.0
