@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.search_meetings import SearchMeetings, SearchMeetingsRequest
 from openproject_mcp.application.search_wiki_pages import SearchWikiPages, SearchWikiPagesRequest
 from openproject_mcp.application.search_work_packages import SearchWorkPackages, SearchWorkPackagesRequest
+from openproject_mcp.application.views import WorkPackageSearchPage
 from openproject_mcp.application.work_packages import WorkPackageScope
 from openproject_mcp.domain.capabilities import InstanceCapabilities
 from openproject_mcp.domain.errors import InvalidArgumentError
@@ -434,38 +436,45 @@ async def test_a_question_found_as_a_whole_is_not_answered_by_a_clause(tmp_path:
     assert not any("Nothing matched the whole question" in n for n in page.notes or ())
 
 
-async def test_a_long_question_answered_by_a_clause_through_the_pipeline(tmp_path: Path) -> None:
+async def search_thirty(
+    tmp_path: Path, target: str, subjects: Iterable[tuple[int, str]], query: str
+) -> tuple[WorkPackageSearchPage, int]:
+    """A work package search over 30 routine work packages, the fourth titled ``target`` and others
+    retitled by position, and the fourth's id."""
     document = many_work_packages(30)
-    document["work_packages"][3]["subject"] = "Coffee machine in the canteen is broken again"
-    # Each chatter word somewhere else, none of them together: as a whole nothing comes near.
-    for at, subject in ((5, "Weekly report"), (6, "Training plan for new staff"), (7, "Last-mile route review")):
+    document["work_packages"][3]["subject"] = target
+    for at, subject in subjects:
         document["work_packages"][at]["subject"] = subject
-    query = (
-        "ugh, I missed last week's review because my train was late, and someone told me afterwards "
-        "that they finally talked about the coffee machine, any ticket for it?"
-    )
     search = await use_case(dataset_settings(write(tmp_path, document)), SearchWorkPackages)
-    page = await search.execute(SearchWorkPackagesRequest(query))
-    assert [e.work_package.id for e in page.elements][:1] == [document["work_packages"][3]["id"]]
+    return await search.execute(SearchWorkPackagesRequest(query)), document["work_packages"][3]["id"]
+
+
+async def test_a_long_question_answered_by_a_clause_through_the_pipeline(tmp_path: Path) -> None:
+    # Each chatter word somewhere else, none of them together: as a whole nothing comes near.
+    page, target = await search_thirty(
+        tmp_path,
+        "Coffee machine in the canteen is broken again",
+        ((5, "Weekly report"), (6, "Training plan for new staff"), (7, "Last-mile route review")),
+        "ugh, I missed last week's review because my train was late, and someone told me afterwards "
+        "that they finally talked about the coffee machine, any ticket for it?",
+    )
+    assert [e.work_package.id for e in page.elements][:1] == [target]
 
 
 async def test_the_clause_whose_best_record_holds_its_words_as_written_answers(tmp_path: Path) -> None:
-    document = many_work_packages(30)
-    document["work_packages"][3]["subject"] = "Stretch film supplier switches to 17 micron"
     # No record holds "wall" or "text"; "Test call routing" holds a typo neighbour of each, so the
     # chatter clause "sorry for the wall of text" scores it higher than the topic's clause scores
     # its record, whose other words are each in a record of their own (ADR 0069).
     words = ("two", "weeks", "still", "catching", "lunch", "ticket", "changing")
     chatter = ("Test call routing", *(f"{word.capitalize()} routine" for word in words))
-    for at, subject in enumerate(chatter, start=5):
-        document["work_packages"][at]["subject"] = subject
-    query = (
+    page, target = await search_thirty(
+        tmp_path,
+        "Stretch film supplier switches to 17 micron",
+        enumerate(chatter, start=5),
         "sorry for the wall of text, I've been out for two weeks and I'm still catching up, and Dario "
-        "mentioned at lunch that there's a ticket somewhere about the stretch film supplier changing something"
+        "mentioned at lunch that there's a ticket somewhere about the stretch film supplier changing something",
     )
-    search = await use_case(dataset_settings(write(tmp_path, document)), SearchWorkPackages)
-    page = await search.execute(SearchWorkPackagesRequest(query))
-    assert [e.work_package.id for e in page.elements][:1] == [document["work_packages"][3]["id"]]
+    assert [e.work_package.id for e in page.elements][:1] == [target]
     assert page.notes and any("stretch film supplier" in n for n in page.notes if "whole question" in n)
 
 
