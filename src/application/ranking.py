@@ -103,6 +103,15 @@ class RankingLimits:
             self.texts_cut += texts
             self.items_cut += items
 
+    def cuts(self) -> tuple[int, int]:
+        """The cuts counted so far, for ``restore_cuts`` before the same texts are read again."""
+        with self._lock:
+            return self.texts_cut, self.items_cut
+
+    def restore_cuts(self, cuts: tuple[int, int]) -> None:
+        with self._lock:
+            self.texts_cut, self.items_cut = cuts
+
 
 def scored_query(query: str, mode: MatchMode, limits: RankingLimits | None = None) -> str:
     """``query`` as ranking uses it: in fuzzy mode, its first ``MAX_QUERY_WORDS`` significant words."""
@@ -220,7 +229,15 @@ async def rank_clauses(
             ranking = rank(query_scorer(clause, mode, None, store))
             if not ranking.hits:
                 continue
-            held = rank(QueryScorer(scored_query(clause, mode, None), mode=mode, store=store, strong_only=True))
+            held = QueryScorer(scored_query(clause, mode, None), mode=mode, store=store, strong_only=True).rank(
+                texts.records,
+                fields,
+                key=key,
+                min_score=min_score,
+                weight_scale=weight_scale,
+                details=False,
+                extracted=texts,
+            )
             measure = (held.hits[0].score if held.hits else 0.0, ranking.hits[0].score)
             if best is None or measure > best[:2]:
                 best = (*measure, ranking, clause)

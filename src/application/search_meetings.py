@@ -63,36 +63,64 @@ _MONTHS = (
     *("august", "september", "october", "november", "december"),
 )
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# The month, weekday or day a query word names: names, their usual short forms and plurals
+# ("Mondays"), day numbers with or without a leading zero or an ordinal ending ("03", "17th").
+_MONTH_OF: dict[str, str] = {
+    **{month: month for month in _MONTHS},
+    **{month[:3]: month for month in _MONTHS if month != "may"},
+    "sept": "september",
+}
+_WEEKDAY_OF: dict[str, str] = {
+    **{day: day for day in _WEEKDAYS},
+    **{day + "s": day for day in _WEEKDAYS},
+    **{day[:3]: day for day in _WEEKDAYS},
+}
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_DAY = re.compile(r"0?([1-9]|[12]\d|3[01])(?:st|nd|rd|th)?")
 # Weighed lightly: the date helps the words of a question that names it, never answers alone.
 DATE_WEIGHT = 0.3
 
 
-def date_words(query: str) -> frozenset[str]:
-    """The words of ``query`` that name a meeting's date, folded: month and weekday names and years,
-    and day numbers when a month is named too ("on 17 March"). ``may`` names a month only beside a
-    year or a day number ("in May 2025", "on 3 May"), being a verb as often."""
-    words = frozenset(token_values(query))
-    years = {w for w in words if _YEAR.fullmatch(w)}
-    days = {w for w in words if w.isdigit() and len(w) <= 2 and 1 <= int(w) <= 31}
-    months = words.intersection(_MONTHS)
-    if "may" in months and not (years or days):
-        months = months - {"may"}
-    named = months | words.intersection(_WEEKDAYS) | years
-    return frozenset(named | days) if months else frozenset(named)
+def date_words(query: str) -> dict[str, str]:
+    """The words of ``query`` that name a meeting's date, folded, each under what it names (``3``,
+    ``march``, ``monday``, ``2025``): month and weekday names and their short forms, years, and day
+    numbers next to a month ("on 17 March", "March 17th", "5th of June"). ``may`` names a month
+    only beside a year or a day number ("in May 2025", "on 3 May"), being a verb as often."""
+    words = token_values(query)
+    named: dict[str, str] = {}
+    for at, word in enumerate(words):
+        month = _MONTH_OF.get(word)
+        if month is None:
+            continue
+        # Next to the month, or before it with "of" between ("5th of June").
+        around = [words[i] for i in (at - 1, at + 1) if 0 <= i < len(words)]
+        if at >= 2 and words[at - 1] == "of":
+            around.append(words[at - 2])
+        days = [(w, found.group(1)) for w in around if (found := _DAY.fullmatch(w))]
+        if month == "may" and not (days or any(_YEAR.fullmatch(w) for w in around)):
+            continue
+        named[month] = word
+        for spelled, number in days:
+            named.setdefault(number, spelled)
+    for word in words:
+        if word in _WEEKDAY_OF:
+            named.setdefault(_WEEKDAY_OF[word], word)
+        elif _YEAR.fullmatch(word):
+            named.setdefault(word, word)
+    return named
 
 
-def date_field(named: frozenset[str]) -> Field[Meeting] | None:
-    """A field holding the words of ``named`` a meeting's start (UTC) answers, nothing else: so no
-    other query word meets a date word as a typo or a part (``say`` is not ``May``); ``None`` when
-    the query names no date (ADR 0070)."""
+def date_field(named: dict[str, str]) -> Field[Meeting] | None:
+    """A field holding, as the query spells them, the date words of ``named`` a meeting's start (UTC)
+    answers, nothing else: so no other query word meets a date word as a typo or a part (``say`` is
+    not ``May``); ``None`` when the query names no date (ADR 0070)."""
     if not named:
         return None
 
     def words(meeting: Meeting) -> str | None:
         start = meeting.start_time.astimezone(UTC)
         held = (_WEEKDAYS[start.weekday()], str(start.day), _MONTHS[start.month - 1], str(start.year))
-        return " ".join(word for word in held if word in named) or None
+        return " ".join(named[word] for word in held if word in named) or None
 
     return Field("date", DATE_WEIGHT, words)
 
@@ -225,6 +253,8 @@ class SearchMeetings:
                 "This OpenProject version does not show agenda item outcomes through its API (they arrived in "
                 "17.6): decisions recorded as outcomes were not searched."
             )
+        # A meeting matching by its date alone is no answer: the date only helps other words (ADR 0070).
+        answer = [h for h in result.hits if any(m.field != "date" for m in h.matches)]
         if deep_available:
             for note in (
                 enrichment_note(
@@ -235,15 +265,14 @@ class SearchMeetings:
                     if capabilities.meeting_search_filter
                     else "the agendas of the others were not searched.",
                     result.next_reads,
-                    bool(result.hits),
+                    bool(answer),
                 ),
                 failure_note(result.failures, "agenda items"),
             ):
                 if note:
                     notes.append(note)
         notes.extend(result.notes)
-        # A meeting matching by its date alone is no answer: the date only helps other words (ADR 0070).
-        window = page.window([h for h in result.hits if any(m.field != "date" for m in h.matches)])
+        window = page.window(answer)
         elements = tuple(_hit_view(hit) for hit in window.items)
         return MeetingSearchPage(
             **envelope(page, window),

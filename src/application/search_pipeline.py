@@ -234,7 +234,7 @@ async def run_search(
     async def read_in_depth(batch: list[tuple[int, C]]) -> None:
         if not batch:  # a search the cache answers starts no tasks
             return
-        if progress is not None:
+        if progress is not None and not done:  # a second batch goes on counting (values only grow)
             await progress(done, total_to_read, f"Reading {len(batch)} {spec.what} in depth")
         try:
             await map_bounded(batch, settings.concurrency, fetch)
@@ -254,19 +254,30 @@ async def run_search(
         )
 
     await read_in_depth(to_fetch)
+    cuts = limits.cuts()
     final, final_texts = await final_ranking()
-    further = [k for k in (*evidence, *backfill) if k not in deep] if spec.reads_further and not final.whole else []
-    if further and len(to_fetch) < settings.enrich_limit:
-        # No record the cache held answers the whole query and the budget is not spent: a repeated
-        # search that found nothing, or only records matching part of it, reads the next records in
-        # the same order, so each repeat reaches further back instead of giving the same answer
-        # (ADR 0066).
-        more = [(k, by_key[k]) for k in further[: settings.enrich_limit - len(to_fetch)]]
+    attempted = {record_key for record_key, _ in to_fetch}
+
+    def unread() -> list[int]:
+        """What a repeat would read next: nothing read or tried in this call, nothing cached."""
+        if not spec.reads_further or cache is None or final.whole:
+            return []
+        return [k for k in (*evidence, *backfill) if k not in deep and k not in attempted]
+
+    further = unread()
+    if further and not to_fetch and settings.enrich_limit:
+        # The cache answered every position and no record it held answers the whole query: a repeat
+        # of a search that found nothing, or only records matching part of it, reads the next
+        # records in the same order, in one batch (the cold search's round trips), so each repeat
+        # reaches further back instead of giving the same answer (ADR 0066).
+        more = [(k, by_key[k]) for k in further[: settings.enrich_limit]]
         to_fetch.extend(more)
+        attempted.update(k for k, _ in more)
         total_to_read = len(to_fetch)
         await read_in_depth(more)
+        limits.restore_cuts(cuts)  # the final texts are read again: their cuts count once
         final, final_texts = await final_ranking()
-        further = [k for k in further if k not in deep] if not final.whole else []
+        further = unread()
     if not final.hits:
         # A long question may hold its topic in one clause (ADR 0061).
         clause = await rank_clauses(

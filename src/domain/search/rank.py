@@ -1090,9 +1090,10 @@ def _corpus_hits(corpus: Corpus, word: str, weak: bool) -> dict[str, float]:
 # A record token that is the query word less a German plural ending (``rechnungen``: ``rechnung``;
 # ``kunden``: ``kunde``), keeping at least this many letters, holds it as typed (ADR 0065). Not
 # ``-er``/``-ern``: English agent nouns and comparatives end so (``starter`` is no plural of
-# ``start``, ``printer`` none of ``print``; ADR 0068).
+# ``start``, ``printer`` none of ``print``), and not a singular of four letters, as English words
+# in ``-en`` and ``-n`` are (``golden``, ``wooden``, ``listen``, ``taken``; ADR 0068).
 _GERMAN_PLURAL_ENDINGS = ("n", "en", "nen")
-MIN_BEGINNING_LETTERS = 4
+MIN_GERMAN_SINGULAR_LETTERS = 5
 
 
 def _typed_in(word: str, token: str) -> bool:
@@ -1101,7 +1102,9 @@ def _typed_in(word: str, token: str) -> bool:
     if word in token:
         return True
     return (
-        len(token) >= MIN_BEGINNING_LETTERS and word.startswith(token) and word[len(token) :] in _GERMAN_PLURAL_ENDINGS
+        len(token) >= MIN_GERMAN_SINGULAR_LETTERS
+        and word.startswith(token)
+        and word[len(token) :] in _GERMAN_PLURAL_ENDINGS
     )
 
 

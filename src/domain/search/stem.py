@@ -201,6 +201,12 @@ def _german(word: str) -> str | None:
     return "".join(out) if changed else None
 
 
+def _add_ing_singular(word: str, inflected: str, keys: set[str]) -> None:
+    """The plural of a word in -ing meets it: ``bookings`` and ``booking`` share ``book`` (ADR 0067)."""
+    if inflected.endswith("ing") and word.endswith("ings"):
+        keys.add(_inflection(inflected))
+
+
 def stem_keys(word: str) -> frozenset[str]:
     """The keys under which ``word`` (a folded token) meets its other forms; empty if none apply."""
     if len(word) < MIN_STEM_LENGTH or not word.isalpha():
@@ -209,9 +215,7 @@ def stem_keys(word: str) -> frozenset[str]:
         return frozenset((word,))
     inflected = _inflection(word)
     keys = {inflected}
-    if inflected.endswith("ing") and word.endswith("ings"):
-        # The plural of a word in -ing meets it: ``bookings`` and ``booking`` share ``book`` (ADR 0067).
-        keys.add(_inflection(inflected))
+    _add_ing_singular(word, inflected, keys)
     derived = _derivation(inflected)
     if derived is not None:
         keys.add(derived)
@@ -221,7 +225,9 @@ def stem_keys(word: str) -> frozenset[str]:
     german = _german(word)
     if german is not None:
         keys.add(german)
-        keys.add(_inflection(german))
+        inflected_german = _inflection(german)
+        keys.add(inflected_german)
+        _add_ing_singular(german, inflected_german, keys)
     _add_doubling(word, keys)
     _add_z_spelling(word, keys)
     return frozenset(key for key in keys if len(key) >= MIN_STEM_LENGTH)

@@ -544,3 +544,23 @@ def test_the_token_cache_holds_its_bounds_when_several_threads_use_it_at_once() 
     assert len(caches.tokens) <= 50
     assert caches.tokens.weight == sum(len(store.get(key[1]) or ()) for key in caches.tokens.keys_snapshot())
     assert caches.tokens.weight <= 400
+
+
+async def test_a_record_whose_read_failed_is_not_read_again_in_the_same_search() -> None:
+    caches = TenantCaches()
+    cache: EnrichmentCache[str] = EnrichmentCache(caches, "tenant:x", "body")
+    docs = corpus(60)
+    await run_search(spec_for(DeepSource({}, {}), cache, reads_further=True), docs, "escrow", "fuzzy")
+    failing = DeepSource({}, {30: NetworkError("down")})
+    result = await run_search(spec_for(failing, cache, reads_further=True), docs, "escrow", "fuzzy")
+    assert failing.calls is not None and sorted(failing.calls) == list(range(11, 36))
+    assert result.failures == 1
+    # The next repeat tries the failed one again, with the ten not read yet.
+    again = DeepSource({}, {})
+    await run_search(spec_for(again, cache, reads_further=True), docs, "escrow", "fuzzy")
+    assert again.calls is not None and sorted(again.calls) == [*range(1, 11), 30]
+
+
+async def test_without_a_cache_a_search_promises_no_further_reads() -> None:
+    result = await run_search(spec_for(DeepSource({}, {}), None, reads_further=True), corpus(60), "escrow", "fuzzy")
+    assert result.next_reads == result.unread == 0

@@ -549,3 +549,24 @@ async def test_a_meeting_matching_by_its_date_alone_is_no_answer(tmp_path: Path)
     assert page.elements == ()
     page = await search.execute(SearchMeetingsRequest("status round January 2025"))
     assert page.elements and all(e.match_type == "agenda_item" for e in page.elements)
+
+
+@pytest.mark.parametrize(
+    ("query", "named"),
+    [
+        ("what did we decide in mid-December 2024?", {"december": "december", "2024": "2024"}),
+        ("on 03 March", {"march": "march", "3": "03"}),
+        ("March 17th", {"march": "march", "17": "17th"}),
+        ("the 5th of June", {"june": "june", "5": "5th"}),
+        ("Jan 2025 review", {"january": "jan", "2025": "2025"}),
+        ("Mondays standup", {"monday": "mondays"}),
+        ("in May 2025", {"may": "may", "2025": "2025"}),
+        ("how long may a PoC run", {}),
+        ("who may present 2 items", {}),
+        ("postgres 12 EOL", {}),
+    ],
+)
+def test_the_date_words_a_query_names(query: str, named: dict[str, str]) -> None:
+    from openproject_mcp.application.search_meetings import date_words
+
+    assert date_words(query) == named

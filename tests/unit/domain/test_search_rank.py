@@ -707,6 +707,8 @@ def test_an_english_word_in_er_is_not_held_as_typed_by_its_stem() -> None:
         Doc(2, "VAT filing", body="The return is filed every quarter."),
     )
     assert ids(rank("sourdough starter hydration", docs)) == []
+    # Nor a four-letter word of an English word in -en (ADR 0072).
+    assert ids(rank("sourdough golden hydration", (*docs, Doc(4, "Gold customers", body="Premium tier.")))) == []
     assert ids(rank("starter kit", (*docs, Doc(3, "Starter kit for new drivers")))) == [3]
 
 

@@ -368,3 +368,10 @@ def test_a_question_with_a_common_short_word_is_not_answered_by_its_neighbour() 
     titles = ("Returns bay process", "PoC guidelines", "Kubernetes upgrade runbook", "Runbook: disk alerts")
     assert order("how long may a PoC run", *titles)[:1] == [1]
     assert scores("how long may a PoC run", *titles)[0] == 0.0
+
+
+@pytest.mark.parametrize(("query", "token"), [("won", "woenings"), ("boy", "boeyings"), ("booking", "bookings")])
+def test_the_plural_rule_keys_umlaut_spellings_as_vocabulary_hits_do(query: str, token: str) -> None:
+    from openproject_mcp.domain.search import score_token
+
+    assert vocabulary_hits(query, [token]).get(token, 0.0) == score_token(query, token)
