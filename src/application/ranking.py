@@ -150,10 +150,14 @@ def query_scorer(
     limits: RankingLimits | None = None,
     store: TokenStore | None = None,
     acronyms: Mapping[str, Sequence[str]] | None = None,
+    *,
+    strong_only: bool = False,
 ) -> QueryScorer:
-    """One search's scorer over the bounded query (see ``scored_query``); ``acronyms`` as
-    ``QueryScorer`` takes them."""
-    return QueryScorer(scored_query(query, mode, limits), mode=mode, store=store, acronyms=acronyms)
+    """One search's scorer over the bounded query (see ``scored_query``); ``acronyms`` and
+    ``strong_only`` as ``QueryScorer`` takes them."""
+    return QueryScorer(
+        scored_query(query, mode, limits), mode=mode, store=store, acronyms=acronyms, strong_only=strong_only
+    )
 
 
 async def rank_with(
@@ -215,9 +219,15 @@ async def rank_clauses(
     if not clauses:
         return None
 
-    def rank(scorer: QueryScorer) -> Ranking[T]:
+    def rank(scorer: QueryScorer, *, details: bool = True) -> Ranking[T]:
         return scorer.rank(
-            texts.records, fields, key=key, min_score=min_score, weight_scale=weight_scale, extracted=texts
+            texts.records,
+            fields,
+            key=key,
+            min_score=min_score,
+            weight_scale=weight_scale,
+            details=details,
+            extracted=texts,
         )
 
     def work() -> tuple[Ranking[T], str] | None:
@@ -229,15 +239,7 @@ async def rank_clauses(
             ranking = rank(query_scorer(clause, mode, None, store))
             if not ranking.hits:
                 continue
-            held = QueryScorer(scored_query(clause, mode, None), mode=mode, store=store, strong_only=True).rank(
-                texts.records,
-                fields,
-                key=key,
-                min_score=min_score,
-                weight_scale=weight_scale,
-                details=False,
-                extracted=texts,
-            )
+            held = rank(query_scorer(clause, mode, None, store, strong_only=True), details=False)
             measure = (held.hits[0].score if held.hits else 0.0, ranking.hits[0].score)
             if best is None or measure > best[:2]:
                 best = (*measure, ranking, clause)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import math
-import re
 from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass
 from datetime import UTC
@@ -46,7 +45,7 @@ from openproject_mcp.domain.entities import AgendaItem, Meeting, MeetingDetails,
 from openproject_mcp.domain.errors import InvalidQueryError, OpenProjectMcpError
 from openproject_mcp.domain.queries import MeetingQuery, Page, PageRequest
 from openproject_mcp.domain.search import Field
-from openproject_mcp.domain.search.normalize import token_values
+from openproject_mcp.domain.search.dates import date_names, date_words
 from openproject_mcp.ports import CapabilityRepository, MeetingRepository
 
 # Meetings are far fewer than work packages and ranked on short list fields, so the window is
@@ -58,56 +57,8 @@ def _names(people: tuple[NamedRef, ...] | None) -> tuple[str, ...] | None:
     return tuple([p.name for p in people]) if people else None
 
 
-_MONTHS = (
-    *("january", "february", "march", "april", "may", "june", "july"),
-    *("august", "september", "october", "november", "december"),
-)
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-# The month, weekday or day a query word names: names, their usual short forms and plurals
-# ("Mondays"), day numbers with or without a leading zero or an ordinal ending ("03", "17th").
-_MONTH_OF: dict[str, str] = {
-    **{month: month for month in _MONTHS},
-    **{month[:3]: month for month in _MONTHS if month != "may"},
-    "sept": "september",
-}
-_WEEKDAY_OF: dict[str, str] = {
-    **{day: day for day in _WEEKDAYS},
-    **{day + "s": day for day in _WEEKDAYS},
-    **{day[:3]: day for day in _WEEKDAYS},
-}
-_YEAR = re.compile(r"(?:19|20)\d\d")
-_DAY = re.compile(r"0?([1-9]|[12]\d|3[01])(?:st|nd|rd|th)?")
 # Weighed lightly: the date helps the words of a question that names it, never answers alone.
 DATE_WEIGHT = 0.3
-
-
-def date_words(query: str) -> dict[str, str]:
-    """The words of ``query`` that name a meeting's date, folded, each under what it names (``3``,
-    ``march``, ``monday``, ``2025``): month and weekday names and their short forms, years, and day
-    numbers next to a month ("on 17 March", "March 17th", "5th of June"). ``may`` names a month
-    only beside a year or a day number ("in May 2025", "on 3 May"), being a verb as often."""
-    words = token_values(query)
-    named: dict[str, str] = {}
-    for at, word in enumerate(words):
-        month = _MONTH_OF.get(word)
-        if month is None:
-            continue
-        # Next to the month, or before it with "of" between ("5th of June").
-        around = [words[i] for i in (at - 1, at + 1) if 0 <= i < len(words)]
-        if at >= 2 and words[at - 1] == "of":
-            around.append(words[at - 2])
-        days = [(w, found.group(1)) for w in around if (found := _DAY.fullmatch(w))]
-        if month == "may" and not (days or any(_YEAR.fullmatch(w) for w in around)):
-            continue
-        named[month] = word
-        for spelled, number in days:
-            named.setdefault(number, spelled)
-    for word in words:
-        if word in _WEEKDAY_OF:
-            named.setdefault(_WEEKDAY_OF[word], word)
-        elif _YEAR.fullmatch(word):
-            named.setdefault(word, word)
-    return named
 
 
 def date_field(named: dict[str, str]) -> Field[Meeting] | None:
@@ -118,8 +69,7 @@ def date_field(named: dict[str, str]) -> Field[Meeting] | None:
         return None
 
     def words(meeting: Meeting) -> str | None:
-        start = meeting.start_time.astimezone(UTC)
-        held = (_WEEKDAYS[start.weekday()], str(start.day), _MONTHS[start.month - 1], str(start.year))
+        held = date_names(meeting.start_time.astimezone(UTC))
         return " ".join(named[word] for word in held if word in named) or None
 
     return Field("date", DATE_WEIGHT, words)

@@ -259,7 +259,8 @@ async def run_search(
     attempted = {record_key for record_key, _ in to_fetch}
 
     def unread() -> list[int]:
-        """What a repeat would read next: nothing read or tried in this call, nothing cached."""
+        """What a repeat would read next, in order: the records neither in depth (read or cached)
+        nor tried in this call; none where the answer is whole or nothing would be cached."""
         if not spec.reads_further or cache is None or final.whole:
             return []
         return [k for k in (*evidence, *backfill) if k not in deep and k not in attempted]

@@ -348,6 +348,7 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
     if not weak:
         return hits
     limit = edit_limit(length)
+    typos = query_token not in COMMON_SHORT_WORDS  # a common three-letter word has none (ADR 0071)
     for token in lexicon.containing(query_token):
         if token in hits or token in STOPWORDS:
             continue
@@ -355,10 +356,10 @@ def vocabulary_hits(query_token: str, vocabulary: Iterable[str] | Lexicon, *, we
             hits[token] = PREFIX_SCORE
         elif length >= MIN_CONTAINS_LENGTH:
             hits[token] = CONTAINS_SCORE
-        elif query_token not in COMMON_SHORT_WORDS and (score := _edit_score(query_token, token, limit)) > 0.0:
+        elif typos and (score := _edit_score(query_token, token, limit)) > 0.0:
             hits[token] = score
-    if query_token in COMMON_SHORT_WORDS:
-        return hits  # a common three-letter word has no typo neighbours (ADR 0071)
+    if not typos:
+        return hits
     shortest, longest = length - limit, length + limit
     letters = frozenset(query_token)
     candidates: set[str] = set()
