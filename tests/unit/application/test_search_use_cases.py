@@ -567,6 +567,6 @@ async def test_a_meeting_matching_by_its_date_alone_is_no_answer(tmp_path: Path)
     ],
 )
 def test_the_date_words_a_query_names(query: str, named: dict[str, str]) -> None:
-    from openproject_mcp.application.search_meetings import date_words
+    from openproject_mcp.domain.search.dates import date_words
 
     assert date_words(query) == named
