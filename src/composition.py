@@ -329,7 +329,9 @@ def new_shared_store(settings: Settings) -> SharedStore:
     Made at once (a Redis client connects on its first command), so sign-in can hold it before
     the lifespan starts; :func:`shared_store_lifespan` checks it at start and closes it at the end.
     """
-    return RedisStore(settings.redis_url) if settings.redis_url else MemoryStore()
+    if not settings.redis_url:
+        return MemoryStore()
+    return RedisStore(settings.redis_url, timeout_seconds=settings.redis_timeout_seconds)
 
 
 async def shared_store_lifespan(store: SharedStore) -> AsyncIterator[SharedStore]:

@@ -39,6 +39,7 @@ class Settings:
     result_format: ResultFormat = "full"
     output_schemas: OutputSchemas = "keys"
     redis_url: str | None = field(default=None, repr=False)  # may carry a password
+    redis_timeout_seconds: float = 0.5
     resources: ResourceSettings = field(default_factory=lambda: ResourceSettings())
     network: NetworkSettings = field(default_factory=lambda: NetworkSettings())
 
@@ -242,6 +243,7 @@ def load_settings(
         result_format=load_result_format(env),
         output_schemas=load_output_schemas(env),
         redis_url=load_redis_url(env),
+        redis_timeout_seconds=_number(env, "OPENPROJECT_REDIS_TIMEOUT", 0.5, 0.05, 10.0),
         resources=load_resource_settings(env),
     )
     if demo and dataset:

@@ -92,7 +92,11 @@ async def replicas(fake: FakeOpenProject, redis_url: str | None, count: int = 2)
         applications: list[Application] = []
         running: list[Running] = []
         for _ in range(count):
-            settings = Settings(backend="openproject", base_url=fake.base_url, redis_url=redis_url)
+            # These tests are about what replicas share, not about outages: a Redis command slowed
+            # by a loaded machine must not count as one (OPENPROJECT_REDIS_TIMEOUT).
+            settings = Settings(
+                backend="openproject", base_url=fake.base_url, redis_url=redis_url, redis_timeout_seconds=5.0
+            )
             application = Application(settings, shared=True)
             stack.push_async_callback(application.aclose)
             app = build_http_app(

@@ -134,3 +134,35 @@ async def test_the_shared_tier_keeps_typed_values_and_bounds_their_size(store: R
 
     await store.put("m:bad", b"\x93not what a meeting is", ttl_seconds=60)
     assert await tier.load(["m:bad"], codec) == [None], "an entry another version wrote is a miss"
+
+
+async def test_a_store_that_stops_answering_is_given_up_after_the_configured_timeout(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``OPENPROJECT_REDIS_TIMEOUT`` reaches the client: a server that accepts and never answers
+    is a miss after the configured time, not after the default's."""
+    from openproject_mcp.composition import new_shared_store
+    from openproject_mcp.config import load_settings
+
+    held: list[asyncio.StreamWriter] = []
+
+    async def silent(_: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        held.append(writer)  # read nothing, answer nothing
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    env = {"OPENPROJECT_BASE_URL": "https://op.example.com", "OPENPROJECT_REDIS_URL": f"redis://127.0.0.1:{port}/0"}
+    patient = new_shared_store(load_settings({**env, "OPENPROJECT_REDIS_TIMEOUT": "8"}, require_api_key=False))
+    quick = new_shared_store(load_settings({**env, "OPENPROJECT_REDIS_TIMEOUT": "0.1"}, require_api_key=False))
+    try:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(patient.get("x"), timeout=1.5)
+        assert await asyncio.wait_for(quick.get("x"), timeout=1.5) is None
+        assert "cannot be reached (TimeoutError)" in caplog.text
+    finally:
+        await patient.close()
+        await quick.close()
+        for writer in held:
+            writer.close()
+        server.close()
+        await server.wait_closed()

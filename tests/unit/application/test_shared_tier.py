@@ -112,3 +112,14 @@ def test_the_redis_url_is_checked_at_start_without_repeating_it() -> None:
     assert "OPENPROJECT_REDIS_URL" in str(refused.value)
     assert "redis://" in str(refused.value)
     assert "secret-pw" not in str(refused.value)
+
+
+def test_the_shared_store_timeout_is_a_setting_checked_at_start() -> None:
+    env = {"OPENPROJECT_BASE_URL": "https://op.example.com", "OPENPROJECT_API_KEY": "k"}
+    assert load_settings(env).redis_timeout_seconds == 0.5
+    assert load_settings({**env, "OPENPROJECT_REDIS_TIMEOUT": " 2.5 "}).redis_timeout_seconds == 2.5
+    for bad, says in (("0", "between 0.05 and 10"), ("60", "between 0.05 and 10"), ("soon", "must be a number")):
+        with pytest.raises(ConfigurationError) as refused:
+            load_settings({**env, "OPENPROJECT_REDIS_TIMEOUT": bad})
+        assert "OPENPROJECT_REDIS_TIMEOUT" in str(refused.value)
+        assert says in str(refused.value)
