@@ -91,6 +91,8 @@ class WorkPackageSummary:
 @dataclass(frozen=True, slots=True)
 class WorkPackageDetail(WorkPackageSummary):
     description: str | None = None
+    lock_version: int | None = None
+    """The version an update based on this read passes as ``lockVersion`` (ADR 0076)."""
     parent: WorkPackageRef | None = None
     children: tuple[WorkPackageRef, ...] | None = None
     custom_fields: dict[str, str] | None = None

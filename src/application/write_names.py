@@ -97,7 +97,15 @@ def hours_argument(value: float | int | str, argument: str, *, positive: bool = 
         )
     if hours > 1000:
         raise InvalidArgumentError(f"{argument} is {hours:g} hours; at most 1000 are accepted.")
-    return hours
+    # OpenProject's API writes hours as an ISO 8601 duration to the second: what is kept is that,
+    # on every backend alike, and a positive time under half a second would be written as none.
+    seconds = round(hours * 3600)
+    if positive and seconds == 0:
+        raise InvalidArgumentError(
+            f"{argument} is {hours:g} hours, less than a second (hours are kept to the second); give at least "
+            "0.0003 hours (one second), e.g. 0.25 for 15 minutes."
+        )
+    return seconds / 3600
 
 
 def date_argument(value: str | None, argument: str) -> date | None:

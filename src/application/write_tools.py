@@ -14,8 +14,9 @@ Every write follows the same path (ADR 0018):
 from __future__ import annotations
 
 import logging
+import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,7 +24,7 @@ from openproject_mcp.application.arguments import page_request, positive_id
 from openproject_mcp.application.caching import EnrichmentCache
 from openproject_mcp.application.presenters import activity_view, derive, work_package_detail
 from openproject_mcp.application.project_scope import ProjectResolver
-from openproject_mcp.application.views import envelope
+from openproject_mcp.application.views import TextCutter, envelope
 from openproject_mcp.application.work_packages import work_package_ref
 from openproject_mcp.application.write_names import (
     Choice,
@@ -101,6 +102,25 @@ def _text(value: str | None, argument: str, limit: int = MAX_TEXT) -> str | None
     return value
 
 
+# Characters that show nothing: white space, controls, format characters (zero-width spaces and
+# joiners, direction marks, the byte order mark) and unassigned code points.
+_INVISIBLE = frozenset({"Zs", "Zl", "Zp", "Cc", "Cf", "Cn"})
+
+
+def _blank(text: str) -> bool:
+    """Whether ``text`` shows nothing: only white space or characters without a glyph (a subject
+    of one zero-width space is as empty as one of spaces)."""
+    return all(char.isspace() or unicodedata.category(char) in _INVISIBLE for char in text)
+
+
+def _visible(value: str | None, argument: str, limit: int) -> str | None:
+    """``value`` within ``limit`` characters and not blank (``None`` stays ``None``)."""
+    text = _text(value, argument, limit)
+    if text is not None and _blank(text):
+        raise InvalidArgumentError(f"{argument} must not be blank (it holds no visible character).")
+    return text
+
+
 # Work packages ---------------------------------------------------------------------------------
 
 
@@ -155,30 +175,14 @@ class _WorkPackageWriting:
         self._names: dict[str, dict[int, str]] = {}
 
     async def _draft(self, fields: WorkPackageFields, project_id: int) -> WorkPackageDraft:
-        subject = _text(fields.subject, "subject", MAX_SUBJECT)
-        if subject is not None and not subject.strip():
-            raise InvalidArgumentError("subject must not be blank.")
-        start = date_argument(fields.start_date, "startDate")
-        due = date_argument(fields.due_date, "dueDate")
-        if start and due and due < start:
-            raise InvalidArgumentError(f"dueDate {due} is before startDate {start}.")
-        percentage = fields.percentage_done
-        if percentage is not None and (isinstance(percentage, bool) or not 0 <= percentage <= 100):
-            raise InvalidArgumentError(f"percentageDone must be between 0 and 100, got {percentage!r}.")
-        return WorkPackageDraft(
-            subject=subject.strip() if subject is not None else None,
-            description=_text(fields.description, "description"),
+        plain = _plain_fields(fields)
+        return replace(
+            plain,
             type_id=await self._type(fields.type, project_id),
             status_id=await self._status(fields.status),
             priority_id=await self._priority(fields.priority),
             assignee_id=await self._assignee(fields.assignee, project_id),
             parent_id=await self._parent(fields.parent),
-            start_date=start,
-            due_date=due,
-            estimated_hours=None
-            if fields.estimated_time is None
-            else hours_argument(fields.estimated_time, "estimatedTime", positive=False),
-            percentage_done=percentage,
         )
 
     async def _type(self, value: int | str | None, project_id: int) -> int | None:
@@ -244,14 +248,46 @@ class _WorkPackageWriting:
             ("estimatedTime", before and before.estimated_hours, draft.estimated_hours),
             ("percentageDone", before and before.percentage_done, draft.percentage_done),
         ]
-        return tuple(
-            FieldChange(field, show(old), show(new))
-            for field, old, new in rows
-            if new is not None and show(old) != show(new)
-        )
+        changes: list[FieldChange] = []
+        for field, old, new in rows:
+            if new is None or show(old) == show(new):
+                continue
+            # A long text is shown as records show it: cut, and said to be (the write is whole).
+            cut = TextCutter()
+            changes.append(FieldChange(field, cut(show(old)), cut(show(new)), cut.truncated))
+        return tuple(changes)
 
     def _audit(self, tool: str, record: str, outcome: str) -> None:
         audit(tool, record, self._user, outcome)
+
+
+def _plain_fields(fields: WorkPackageFields) -> WorkPackageDraft:
+    """The attributes that need no look-up, checked (before any request is sent): texts within
+    their lengths and not blank, dates and their order, the percentage, the estimate."""
+    subject = _visible(fields.subject, "subject", MAX_SUBJECT)
+    start = date_argument(fields.start_date, "startDate")
+    due = date_argument(fields.due_date, "dueDate")
+    if start and due and due < start:
+        raise InvalidArgumentError(f"dueDate {due} is before startDate {start}.")
+    percentage = fields.percentage_done
+    if percentage is not None and (isinstance(percentage, bool) or not 0 <= percentage <= 100):
+        raise InvalidArgumentError(f"percentageDone must be between 0 and 100, got {percentage!r}.")
+    return WorkPackageDraft(
+        subject=subject.strip() if subject is not None else None,
+        description=_text(fields.description, "description"),
+        start_date=start,
+        due_date=due,
+        estimated_hours=None
+        if fields.estimated_time is None
+        else hours_argument(fields.estimated_time, "estimatedTime", positive=False),
+        percentage_done=percentage,
+    )
+
+
+_FIELD_NAMES = (
+    "subject, description, type, status, priority, assignee, parent, startDate, dueDate, estimatedTime or "
+    "percentageDone"
+)
 
 
 class CreateWorkPackage(_WorkPackageWriting, WriteUseCase):
@@ -272,6 +308,7 @@ class CreateWorkPackage(_WorkPackageWriting, WriteUseCase):
     async def execute(self, request: CreateWorkPackageRequest) -> WorkPackageWriteResult:
         if request.fields.subject is None:
             raise InvalidArgumentError("subject is required to create a work package.")
+        _plain_fields(request.fields)  # a blank subject or a bad date stops here, before any request
         project_id = await self._projects.resolve(request.project_id)
         if project_id is None:
             raise InvalidArgumentError("projectId is required to create a work package.")
@@ -308,31 +345,56 @@ class UpdateWorkPackage(_WorkPackageWriting, WriteUseCase):
     TOOL = "openproject_update_work_package"
 
     async def execute(self, request: UpdateWorkPackageRequest) -> WorkPackageWriteResult:
+        # What needs no request is checked before the first one.
+        if not any(getattr(request.fields, name) is not None for name in WorkPackageFields.__dataclass_fields__):
+            raise InvalidArgumentError(f"Nothing to change: give at least one field ({_FIELD_NAMES}).")
+        wanted = request.lock_version
+        if wanted is not None and (isinstance(wanted, bool) or wanted < 0):
+            raise InvalidArgumentError(f"lockVersion must be 0 or more, got {wanted!r}.")
+        _plain_fields(request.fields)
         current = await self._work_packages.get(work_package_ref(request.work_package_id))
         draft = await self._draft(request.fields, current.project.id)
-        if not draft.given():
-            raise InvalidArgumentError(
-                "Nothing to change: give at least one field (subject, description, status, priority, assignee, "
-                "parent, startDate, dueDate, estimatedTime or percentageDone)."
-            )
         notes: list[str] = []
         base = current.lock_version
-        if request.lock_version is not None:
-            if request.lock_version < 0 or isinstance(request.lock_version, bool):
-                raise InvalidArgumentError(f"lockVersion must be 0 or more, got {request.lock_version!r}.")
-            if base is not None and request.lock_version != base:
+        if wanted is not None:
+            if base is not None and wanted > base:
+                # Not a version this work package has had: no read gave it, and no write is sent.
+                raise InvalidArgumentError(
+                    f"lockVersion {wanted} is ahead of work package {current.id}'s current one ({base}); it did not "
+                    "come from a read of this work package. Nothing was sent.",
+                    hint=f"Pass the lockVersion that openproject_get_work_package ({current.id}) returns.",
+                )
+            if base is not None and wanted != base:
                 notes.append(
-                    f"lockVersion {request.lock_version} is not the current one ({base}): the work package changed "
+                    f"lockVersion {wanted} is not the current one ({base}): the work package changed "
                     "since; a real update would be refused as a conflict."
                 )
-            base = request.lock_version
+            base = wanted
         if base is None and not request.dry_run:
             raise InvalidArgumentError(
                 f"Work package {current.id} came without a lockVersion; pass the one you read (lockVersion)."
             )
         changes = self._changes(current, draft)
-        check = await self._writes.check_update(current.id, base, draft)
         record = f"work_package:{current.id}"
+        if not changes:
+            # Every value given is the one it has: nothing to send (a write would only move its
+            # lock version on and make other editors' next update a conflict).
+            if not request.dry_run:
+                self._audit(self.TOOL, record, "unchanged")
+            return WorkPackageWriteResult(
+                dry_run=request.dry_run,
+                accepted=True,
+                saved=False,
+                changes=(),
+                work_package=work_package_detail(current),
+                lock_version=current.lock_version,
+                notes=(
+                    f"Nothing to save: work package {current.id} already has the values given; nothing was sent to "
+                    "OpenProject.",
+                    *notes,
+                ),
+            )
+        check = await self._writes.check_update(current.id, base, draft)
         if request.dry_run:
             return WorkPackageWriteResult(
                 dry_run=True,
@@ -435,9 +497,7 @@ class AddWorkPackageComment(WriteUseCase):
         self._user = user
 
     async def execute(self, request: AddCommentRequest) -> CommentResult:
-        text = _text(request.comment, "comment") or ""
-        if not text.strip():
-            raise InvalidArgumentError("comment must not be blank.")
+        text = _visible(request.comment, "comment", MAX_TEXT) or ""
         # Read first: its version keys the cached comments to forget (and a display id is resolved).
         current = await self._work_packages.get(work_package_ref(request.work_package_id))
         work_package_id = current.id

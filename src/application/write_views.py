@@ -16,6 +16,8 @@ class FieldChange:
     field: str
     before: str | None = None
     after: str | None = None
+    truncated: bool | None = None
+    """``True`` when a long text (a description) is shown cut, as record texts are."""
 
 
 @dataclass(frozen=True, slots=True)

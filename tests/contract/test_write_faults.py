@@ -107,10 +107,16 @@ async def test_each_write_logs_one_audit_line_without_the_token_or_the_text(
     caplog.set_level(logging.DEBUG)
     await call(fake, "openproject_add_work_package_comment", {"workPackageId": 104, "comment": COMMENT})
     await call(fake, "openproject_update_work_package", {"workPackageId": 103, "status": "Closed"})
-    await call(fake, "openproject_update_work_package", {"workPackageId": 104, "lockVersion": 99, "subject": "x"})
+    read = await call(fake, "openproject_get_work_package", {"workPackageId": 104})
+    assert read.structured_content is not None
+    seen = read.structured_content["lockVersion"]
+    await call(fake, "openproject_update_work_package", {"workPackageId": 104, "subject": "Moved on"})
+    await call(fake, "openproject_update_work_package", {"workPackageId": 104, "lockVersion": seen, "subject": "x"})
     await call(fake, "openproject_update_work_package", {"workPackageId": 104, "status": "Closed", "dryRun": True})
+    # An update giving the values the work package has sends nothing, yet is an answered write.
+    await call(fake, "openproject_update_work_package", {"workPackageId": 104, "subject": "Moved on"})
     audit = [r.getMessage() for r in caplog.records if r.name == "openproject_mcp.audit"]
-    assert len(audit) == 3, audit  # a dry run writes nothing, so it is not a write
+    assert len(audit) == 5, audit  # a dry run writes nothing, so it is not a write
     user = audit[0].split("user=")[1].split()[0]
     assert user.startswith("tenant:") and len(user) > 20
     assert (
@@ -118,7 +124,9 @@ async def test_each_write_logs_one_audit_line_without_the_token_or_the_text(
         == f"write tool=openproject_add_work_package_comment record=work_package:104 user={user} outcome=commented"
     )
     assert audit[1].endswith("record=work_package:103 user=" + user + " outcome=refused")
-    assert audit[2].endswith("record=work_package:104 user=" + user + " outcome=conflict")
+    assert audit[2].endswith("record=work_package:104 user=" + user + " outcome=updated")
+    assert audit[3].endswith("record=work_package:104 user=" + user + " outcome=conflict")
+    assert audit[4].endswith("record=work_package:104 user=" + user + " outcome=unchanged")
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert COMMENT not in logged
     assert not any(secret in logged for secret in SECRETS)

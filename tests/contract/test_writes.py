@@ -257,3 +257,113 @@ async def test_a_comment_is_found_by_the_next_search(backend: Backend) -> None:
             )
         )
         assert internal["internal"] is True
+
+
+def requests_sent(backend: Backend) -> int:
+    """How many requests the fake has received so far (none for the in-memory backend)."""
+    return 0 if backend.fake is None else len(backend.fake.requests)
+
+
+async def test_an_update_based_on_an_older_read_is_a_conflict_not_a_lost_update(backend: Backend) -> None:
+    """Two people read work package 104; one saves; the other's update, carrying the lockVersion
+    of the read it was based on, is refused and the first change is kept."""
+    async with session(backend) as client:
+        read = data_of(await client.call_tool("openproject_get_work_package", {"workPackageId": 104}))
+        assert isinstance(read["lockVersion"], int)
+        resource = await client.read_resource("openproject://work-packages/104")
+        assert f'"lockVersion":{read["lockVersion"]}' in getattr(resource.contents[0], "text", "").replace(" ", "")
+        first = data_of(
+            await client.call_tool(
+                "openproject_update_work_package", {"workPackageId": 104, "description": "Steps, by the first one."}
+            )
+        )
+        assert first["lockVersion"] == first["workPackage"]["lockVersion"] == read["lockVersion"] + 1
+        late = error_of(
+            await client.call_tool(
+                "openproject_update_work_package",
+                {"workPackageId": 104, "lockVersion": read["lockVersion"], "description": "Steps, by the second."},
+            ),
+            "OPENPROJECT_CONFLICT",
+        )
+        assert "not saved" in late
+        after = data_of(await client.call_tool("openproject_get_work_package", {"workPackageId": 104}))
+        assert after["description"] == "Steps, by the first one."
+
+
+async def test_a_lock_version_no_read_gave_is_refused_before_anything_is_sent(backend: Backend) -> None:
+    async with session(backend) as client:
+        current = data_of(await client.call_tool("openproject_get_work_package", {"workPackageId": 104}))
+        ahead = error_of(
+            await client.call_tool(
+                "openproject_update_work_package",
+                {"workPackageId": 104, "lockVersion": current["lockVersion"] + 5, "subject": "x"},
+            ),
+            "INVALID_ARGUMENT",
+        )
+        assert f"lockVersion {current['lockVersion'] + 5} is ahead" in ahead
+        assert f"current one ({current['lockVersion']})" in ahead and "Nothing was sent" in ahead
+        assert writes_sent(backend) == []
+
+
+async def test_an_update_giving_the_values_it_has_sends_nothing(backend: Backend) -> None:
+    async with session(backend) as client:
+        current = data_of(await client.call_tool("openproject_get_work_package", {"workPackageId": 104}))
+        same = data_of(
+            await client.call_tool(
+                "openproject_update_work_package",
+                {"workPackageId": 104, "status": current["status"].upper(), "subject": current["subject"]},
+            )
+        )
+        assert same["saved"] is False and same["accepted"] is True and same["changes"] == []
+        assert same["lockVersion"] == current["lockVersion"]
+        assert any("nothing was sent" in note for note in same["notes"]), same
+        assert writes_sent(backend) == []
+        again = data_of(await client.call_tool("openproject_get_work_package", {"workPackageId": 104}))
+        assert again["lockVersion"] == current["lockVersion"]
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "argument"),
+    [
+        ("openproject_create_work_package", {"projectId": "webshop", "subject": "\u200b"}, "subject"),
+        ("openproject_create_work_package", {"projectId": "webshop", "subject": " \u2060\ufeff "}, "subject"),
+        ("openproject_update_work_package", {"workPackageId": 104, "subject": "\u200d\t"}, "subject"),
+        ("openproject_add_work_package_comment", {"workPackageId": 104, "comment": "\u200b\u200e"}, "comment"),
+        ("openproject_update_work_package", {"workPackageId": 104}, "Nothing to change"),
+        ("openproject_update_work_package", {"workPackageId": 104, "dueDate": "2026-02-30"}, "dueDate"),
+        ("openproject_log_time", {"workPackageId": 104, "hours": 0.0001}, "less than a second"),
+    ],
+)
+async def test_what_needs_no_lookup_is_refused_before_any_request(
+    backend: Backend, tool: str, arguments: dict[str, Any], argument: str
+) -> None:
+    async with session(backend) as client:
+        before = requests_sent(backend)
+        refused = error_of(await client.call_tool(tool, arguments), "INVALID_ARGUMENT")
+        assert argument in refused
+        assert requests_sent(backend) == before, "no request for an argument that can be judged as it is"
+
+
+async def test_hours_are_kept_to_the_second_on_every_backend(backend: Backend) -> None:
+    async with session(backend) as client:
+        logged = data_of(
+            await client.call_tool("openproject_log_time", {"workPackageId": 104, "hours": 0.123456, "dryRun": False})
+        )
+        assert logged["hours"] == pytest.approx(444 / 3600)  # 0.123456 h is 444.4 seconds
+
+
+async def test_a_long_description_is_written_whole_and_shown_cut(backend: Backend) -> None:
+    description = "A long report. " * 2_000  # 30,000 characters
+    async with session(backend) as client:
+        created = data_of(
+            await client.call_tool(
+                "openproject_create_work_package",
+                {"projectId": "webshop", "subject": "A long report", "description": description},
+            )
+        )
+        change = next(c for c in created["changes"] if c["field"] == "description")
+        assert change["truncated"] is True and len(change["after"]) <= 20_001
+        assert created["workPackage"]["truncated"] is True
+        if backend.fake is not None:  # sent whole: the cut is only in what is shown
+            sent = [r.body for r in backend.fake.requests if r.method == "POST" and r.path.endswith("/work_packages")]
+            assert sent and sent[-1]["description"]["raw"] == description
