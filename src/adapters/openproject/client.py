@@ -3,10 +3,14 @@
 It sends requests relative to the configured base URL (so an install under a sub-path such as
 ``https://host/openproject/`` keeps its prefix), with a bounded number of requests in flight per
 tenant, and retries the answers worth retrying (429, 502, 503, 504, connection resets) with
-exponential backoff and jitter, honouring ``Retry-After``, within a sleep budget per call. A
-request that is not idempotent (POST, PATCH) is retried only when OpenProject said it did not
-process it (429); once it may have reached the server (a timeout, a reset, a gateway error), it
-fails with an error saying its outcome is unknown, never repeated blindly.
+exponential backoff and jitter, honouring ``Retry-After``, within a sleep budget per call. Whether
+a request may be repeated is a property of the request: by default, whether its method is
+idempotent (GET, PUT, DELETE); a caller says so for a POST that saves nothing (a ``/form``
+check). A request that may not be repeated (a write: POST, PATCH) is retried only when OpenProject
+said it did not process it (429); once it may have reached the server (a timeout, a reset, any
+5xx, an answer the client cannot interpret), it fails with an error saying its outcome is
+unknown, never repeated blindly. A refusal the client can read (400, 401, 403, 404, 409, 422)
+says the write was not applied, and is reported as such.
 Everything that goes wrong leaves as one of the core's errors, with the API token redacted.
 
 What the instance sends decides nothing about how much work a call does: every response body
@@ -501,26 +505,40 @@ class OpenProjectClient:
         """
         return await self.request("GET", path, params)
 
-    async def request(self, method: Method, path: str, params: QueryParams | None = None, body: Any = None) -> bytes:
+    async def request(
+        self,
+        method: Method,
+        path: str,
+        params: QueryParams | None = None,
+        body: Any = None,
+        *,
+        repeatable: bool | None = None,
+    ) -> bytes:
         """The body of a successful ``method path``; ``body`` (if any) is sent as JSON.
 
-        The errors are those of :meth:`get`. A request that is not idempotent is not retried once
-        it may have reached OpenProject: a timeout or a dropped connection then raises
-        ``NetworkError`` and a gateway error ``UpstreamServerError``, each saying the outcome is
-        unknown.
+        ``repeatable`` says whether sending the request twice has the effect of sending it once;
+        ``None`` (the default) takes that from the method (GET, PUT, DELETE are). A repeatable
+        request is retried like a read, whatever its method: a POST to a ``/form``, which only
+        validates, passes ``True``.
+
+        The errors are those of :meth:`get`. A request that is not repeatable is sent again only
+        after a 429 (OpenProject did not process it). Once it may have reached OpenProject, a
+        failure says its outcome is unknown: a timeout or a dropped connection raises
+        ``NetworkError``; any 5xx, a redirect or a status the client cannot interpret raises
+        ``UpstreamServerError``.
         """
         if path.startswith("/") or "://" in path:
             raise ValueError(f"request paths are relative to the base URL, got {path!r}")
-        idempotent = method in IDEMPOTENT_METHODS
+        may_repeat = method in IDEMPOTENT_METHODS if repeatable is None else repeatable
         retries = 0
         while True:
             self._count_request(method, path)
             outcome = await self._attempt(method, path, params, body)
             if isinstance(outcome, bytes):
                 return redact_bytes(outcome, self._secrets)
-            delay = self._retry_delay(outcome, retries, idempotent)
+            delay = self._retry_delay(outcome, retries, may_repeat)
             if delay is None:
-                raise self._final_error(outcome, method, path, retries, idempotent)
+                raise self._final_error(outcome, method, path, retries, may_repeat)
             retries += 1
             self._slept += delay
             await self._sleep(delay)
@@ -801,16 +819,16 @@ class OpenProjectClient:
             hint=hint,
         )
 
-    def _retry_delay(self, failure: _Failure, retries: int, idempotent: bool = True) -> float | None:
+    def _retry_delay(self, failure: _Failure, retries: int, repeatable: bool = True) -> float | None:
         """Seconds to wait before the next attempt, or ``None`` to give up now."""
         if retries >= self._settings.max_retries:
             return None
         if isinstance(failure, _TransportFailure):
-            if not failure.retryable or not idempotent:
+            if not failure.retryable or not repeatable:
                 return None
             retry_after = None
         else:
-            if failure.status not in RETRYABLE_STATUSES or (not idempotent and failure.status != 429):
+            if failure.status not in RETRYABLE_STATUSES or (not repeatable and failure.status != 429):
                 # Only a 429 says a write was not processed; a gateway error may hide one that was.
                 return None
             retry_after = failure.retry_after
@@ -827,14 +845,14 @@ class OpenProjectClient:
         return delay
 
     def _final_error(
-        self, failure: _Failure, method: str, path: str, retries: int, idempotent: bool = True
+        self, failure: _Failure, method: str, path: str, retries: int, repeatable: bool = True
     ) -> OpenProjectMcpError:
         if isinstance(failure, _TransportFailure):
-            if not idempotent and failure.reached:
-                return self._outcome_unknown(type(failure.error), failure.error.message, failure.error.hint)
+            if not repeatable and failure.reached:
+                return self._outcome_unknown(type(failure.error), failure.error.message)
             return failure.error
-        if failure.status in (301, 302, 303, 307, 308):
-            return UpstreamServerError(
+        if failure.status in _REDIRECTS:
+            redirected = UpstreamServerError(
                 self.redact(
                     f"OpenProject redirected {method} /{path} (HTTP {failure.status}); requests are not "
                     "followed off the configured address."
@@ -842,6 +860,12 @@ class OpenProjectClient:
                 hint="Check OPENPROJECT_BASE_URL: use the address the instance is served at (https?).",
                 status=failure.status,
             )
+            if not repeatable:
+                # A redirect is no refusal: a 303 is how a web application answers a POST it applied.
+                return self._outcome_unknown(
+                    UpstreamServerError, redirected.message, status=failure.status, also=redirected.hint
+                )
+            return redirected
         if failure.status == 429:
             return rate_limited_error(
                 path=path, retry_after=failure.retry_after, retries=retries, secrets=self._secrets, method=method
@@ -856,17 +880,46 @@ class OpenProjectClient:
             secrets=self._secrets,
             method=method,
         )
-        if not idempotent and failure.status in RETRYABLE_STATUSES:
-            return self._outcome_unknown(type(error), error.message, error.hint, status=failure.status)
+        if not repeatable and not _is_refusal(failure.status, error):
+            # Any 5xx (a 500 may come after the change was saved) or a status nothing here reads.
+            return self._outcome_unknown(UpstreamServerError, error.message, status=failure.status)
         return error
 
     def _outcome_unknown(
-        self, kind: type[OpenProjectMcpError], message: str, hint: str | None, status: int | None = None
+        self, kind: type[OpenProjectMcpError], message: str, status: int | None = None, also: str | None = None
     ) -> OpenProjectMcpError:
-        """A write that may have reached OpenProject failed: say so, and that it was not repeated."""
+        """A write that may have reached OpenProject failed: say so, and that it was not repeated.
+
+        The hint is always to check first: the hint of the underlying failure ("try again later",
+        "try again") is dropped, since following it could apply the change twice. ``also`` is a
+        hint that stays true (where the configuration may be wrong).
+        """
         return kind(
-            f"{message} The outcome is unknown: OpenProject may or may not have applied the change, "
+            f"{full_stop(message)} The outcome is unknown: OpenProject may or may not have applied the change, "
             "and it was not sent again.",
-            hint=" ".join(filter(None, ["Check the current state in OpenProject before trying again.", hint])),
+            hint=" ".join(filter(None, [OUTCOME_UNKNOWN_HINT, also])),
             status=status,
         )
+
+
+def full_stop(text: str) -> str:
+    """``text`` ending as a sentence does, so that another can follow it."""
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+OUTCOME_UNKNOWN_HINT = (
+    "Check the current state in OpenProject before trying again: sending the change again could apply it twice."
+)
+"""The hint of every write whose outcome is unknown."""
+
+_REFUSAL_STATUSES = frozenset({400, 401, 403, 404, 409, 422, 429})
+"""The 4xx statuses OpenProject answers a request it did not apply with."""
+
+
+def _is_refusal(status: int, error: OpenProjectMcpError) -> bool:
+    """Whether an error answer to a write says it was not applied: a 4xx OpenProject uses for that,
+    or another 4xx carrying an OpenProject error the client knows (``error`` is then not the
+    catch-all ``UpstreamServerError`` of an unexpected status)."""
+    if not 400 <= status < 500:
+        return False
+    return status in _REFUSAL_STATUSES or type(error) is not UpstreamServerError

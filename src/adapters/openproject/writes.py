@@ -2,9 +2,13 @@
 
 - A create or an update is first sent to its ``/form`` endpoint, which validates it with the
   instance's own rules and answers ``_embedded.validationErrors`` (one error per attribute, a
-  ``MultipleErrors`` where an attribute has several); nothing is saved there.
+  ``MultipleErrors`` where an attribute has several); nothing is saved there. So a form request,
+  although a ``POST``, is repeatable: the client retries it like a read (a reset connection, 502,
+  503, 504), and when it still fails the error says that nothing was saved, never that the
+  outcome is unknown.
 - The write itself (``POST``, ``PATCH``) goes out once. The client never repeats it after it may
-  have reached the server, and reports the outcome as unknown instead.
+  have reached the server, and reports the outcome as unknown instead: after a timeout or a
+  dropped connection, and after any 5xx or an answer it cannot interpret.
 - A ``409 UpdateConflict`` becomes ``ConflictError``; a ``422`` (or ``400 InvalidRequestBody``)
   becomes ``InvalidArgumentError`` with OpenProject's message: nothing was saved.
 
@@ -23,7 +27,7 @@ from yarl import URL
 
 from openproject_mcp.adapters.openproject import endpoints, hal, mapping
 from openproject_mcp.adapters.openproject.capabilities import CapabilityCache
-from openproject_mcp.adapters.openproject.client import OpenProjectClient
+from openproject_mcp.adapters.openproject.client import OpenProjectClient, full_stop
 from openproject_mcp.adapters.openproject.endpoints import Endpoint, filters_param, sort_param
 from openproject_mcp.adapters.openproject.fetching import fetch, reading
 from openproject_mcp.application.writes import WritePolicy
@@ -33,7 +37,9 @@ from openproject_mcp.domain.errors import (
     ConflictError,
     InvalidArgumentError,
     InvalidQueryError,
+    NetworkError,
     OpenProjectMcpError,
+    RequestLimitError,
     UpstreamServerError,
 )
 from openproject_mcp.domain.queries import Filter, SortKey
@@ -126,10 +132,16 @@ def field_errors(form: hal.FormHal) -> tuple[FieldError, ...]:
     return tuple(found)
 
 
-async def _send(client: OpenProjectClient, endpoint: Endpoint, path: str, body: dict[str, Any]) -> bytes:
-    """One write (or form) request; OpenProject's refusals become the core's write errors."""
+async def _send(
+    client: OpenProjectClient, endpoint: Endpoint, path: str, body: dict[str, Any], *, repeatable: bool
+) -> bytes:
+    """One write (or form) request; OpenProject's refusals become the core's write errors.
+
+    ``repeatable``: whether the request may be sent again after it may have reached OpenProject;
+    true for a form only (it saves nothing), false for every write.
+    """
     try:
-        return await client.request(endpoint.method, path, body=body)
+        return await client.request(endpoint.method, path, body=body, repeatable=repeatable)
     except InvalidQueryError as exc:  # 400 InvalidRequestBody, 422 PropertyConstraintViolation / MultipleErrors
         raise InvalidArgumentError(
             exc.message.replace("OpenProject refused the request", "OpenProject refused the change", 1),
@@ -163,8 +175,23 @@ def _answer_of(client: OpenProjectClient, endpoint: Endpoint, path: str) -> Iter
         ) from exc
 
 
+FORM_SAVES_NOTHING = "Nothing was saved: the change was only being checked (OpenProject's form saves nothing)."
+"""What a failed form request adds to its error."""
+
+
 async def _form(client: OpenProjectClient, endpoint: Endpoint, path: str, body: dict[str, Any]) -> hal.FormHal:
-    data = await _send(client, endpoint, path, body)
+    """A form request: repeated like a read, and a failure says that nothing was saved."""
+    try:
+        data = await _send(client, endpoint, path, body, repeatable=True)
+    except RequestLimitError:
+        raise  # raised before the request left, and saying so already
+    except (NetworkError, UpstreamServerError) as exc:
+        kind = NetworkError if isinstance(exc, NetworkError) else UpstreamServerError
+        raise kind(
+            f"{full_stop(exc.message)} {FORM_SAVES_NOTHING}",
+            hint=" ".join(filter(None, ["Trying again is safe.", exc.hint])),
+            status=exc.status,
+        ) from exc
     return _decode(client, endpoint, path, data, hal.FormHal)
 
 
@@ -196,7 +223,7 @@ class AiohttpWorkPackageWriteRepository(WorkPackageWriteRepository):
         self._policy.check("Creating a work package")
         endpoint = endpoints.PROJECT_WORK_PACKAGES_CREATE
         path = endpoint.path(id=project_id)
-        data = await _send(self._client, endpoint, path, work_package_body(self._client, draft))
+        data = await _send(self._client, endpoint, path, work_package_body(self._client, draft), repeatable=False)
         resource = _decode(self._client, endpoint, path, data, hal.WorkPackageHal)
         with _answer_of(self._client, endpoint, path):
             return mapping.work_package(resource)
@@ -211,7 +238,9 @@ class AiohttpWorkPackageWriteRepository(WorkPackageWriteRepository):
         self._policy.check("Updating a work package")
         endpoint = endpoints.WORK_PACKAGE_UPDATE
         path = endpoint.path(id=work_package_id)
-        data = await _send(self._client, endpoint, path, work_package_body(self._client, draft, lock_version))
+        data = await _send(
+            self._client, endpoint, path, work_package_body(self._client, draft, lock_version), repeatable=False
+        )
         resource = _decode(self._client, endpoint, path, data, hal.WorkPackageHal)
         with _answer_of(self._client, endpoint, path):
             return mapping.work_package(resource)
@@ -223,7 +252,7 @@ class AiohttpWorkPackageWriteRepository(WorkPackageWriteRepository):
         body: dict[str, Any] = {"comment": {"raw": text}}
         if internal:
             body["internal"] = True  # ActivityCommentWriteModel; OpenProject 16.0+
-        data = await _send(self._client, endpoint, path, body)
+        data = await _send(self._client, endpoint, path, body, repeatable=False)
         resource = _decode(self._client, endpoint, path, data, hal.ActivityHal)
         with _answer_of(self._client, endpoint, path):
             activity = mapping.activity(resource)
@@ -276,7 +305,9 @@ class AiohttpTimeEntryRepository(TimeEntryRepository):
         self._policy.check("Logging time")
         endpoint = endpoints.TIME_ENTRY_CREATE
         path = endpoint.path()
-        data = await _send(self._client, endpoint, path, time_entry_body(self._client, draft, draft.work_package_id))
+        data = await _send(
+            self._client, endpoint, path, time_entry_body(self._client, draft, draft.work_package_id), repeatable=False
+        )
         resource = _decode(self._client, endpoint, path, data, hal.TimeEntryHal)
         with _answer_of(self._client, endpoint, path):
             return mapping.time_entry(resource)
