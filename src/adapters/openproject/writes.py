@@ -71,9 +71,12 @@ def _link(client: OpenProjectClient, path: str) -> dict[str, str]:
 
 
 def work_package_body(
-    client: OpenProjectClient, draft: WorkPackageDraft, lock_version: int | None = None
+    client: OpenProjectClient, draft: WorkPackageDraft, lock_version: int | None = None, *, creating: bool = False
 ) -> dict[str, Any]:
-    """A WorkPackageWriteModel with exactly the attributes ``draft`` gives (and ``lockVersion``)."""
+    """A WorkPackageWriteModel with exactly the attributes ``draft`` gives (and ``lockVersion``).
+
+    A create always carries ``_links``, empty when no link is given: the create's request body
+    (``WorkPackageModel``) requires ``subject`` and ``_links`` (the 17.3 document, S110)."""
     body: dict[str, Any] = {}
     if lock_version is not None:
         body["lockVersion"] = lock_version
@@ -99,7 +102,7 @@ def work_package_body(
     ):
         if value is not None:
             links[name] = _link(client, template.format(value))
-    if links:
+    if links or creating:
         body["_links"] = links
     return body
 
@@ -216,14 +219,16 @@ class AiohttpWorkPackageWriteRepository(WorkPackageWriteRepository):
 
     async def check_create(self, project_id: int, draft: WorkPackageDraft) -> FormCheck:
         endpoint = endpoints.WORK_PACKAGE_CREATE_FORM
-        form = await _form(self._client, endpoint, endpoint.path(id=project_id), work_package_body(self._client, draft))
+        body = work_package_body(self._client, draft, creating=True)
+        form = await _form(self._client, endpoint, endpoint.path(id=project_id), body)
         return FormCheck(field_errors(form))
 
     async def create(self, project_id: int, draft: WorkPackageDraft) -> WorkPackage:
         self._policy.check("Creating a work package")
         endpoint = endpoints.PROJECT_WORK_PACKAGES_CREATE
         path = endpoint.path(id=project_id)
-        data = await _send(self._client, endpoint, path, work_package_body(self._client, draft), repeatable=False)
+        body = work_package_body(self._client, draft, creating=True)
+        data = await _send(self._client, endpoint, path, body, repeatable=False)
         resource = _decode(self._client, endpoint, path, data, hal.WorkPackageHal)
         with _answer_of(self._client, endpoint, path):
             return mapping.work_package(resource)
