@@ -44,9 +44,9 @@ class GetApiSpec:
         self._tenant = tenant
 
     async def execute(self, request: GetApiSpecRequest) -> ApiSpecView:
-        chosen = [
-            name for name, value in (("path", request.path), ("tag", request.tag), ("schema", request.schema)) if value
-        ]
+        # A blank path, tag or schema ("" or spaces alike) is no choice: the summary, like none.
+        path, tag, schema = (_given(value) for value in (request.path, request.tag, request.schema))
+        chosen = [name for name, value in (("path", path), ("tag", tag), ("schema", schema)) if value]
         if len(chosen) > 1 or (chosen and request.full):
             raise InvalidArgumentError(
                 "Pass at most one of path, tag, schema or full=true.", hint="Call without arguments for a summary."
@@ -54,12 +54,12 @@ class GetApiSpec:
         spec = await self._document(refresh=request.refresh)
         if request.full:
             return ApiSpecView(title=_title(spec), version=_version(spec), spec=spec)
-        if request.path:
-            return _path_view(spec, request.path)
-        if request.tag:
-            return _tag_view(spec, request.tag)
-        if request.schema:
-            return _schema_view(spec, request.schema)
+        if path:
+            return _path_view(spec, path)
+        if tag:
+            return _tag_view(spec, tag)
+        if schema:
+            return _schema_view(spec, schema)
         return _summary(spec)
 
     async def _document(self, *, refresh: bool) -> dict[str, Any]:
@@ -79,6 +79,12 @@ class GetApiSpec:
             ttl = self._caches.settings.spec_ttl_seconds
             await self._caches.shared_put("spec", self._tenant, document, dict[str, Any], ttl)
         return document
+
+
+def _given(value: str | None) -> str | None:
+    """The text of an optional argument, stripped; ``None`` when it holds only spaces."""
+    text = (value or "").strip()
+    return text or None
 
 
 def _values_within(document: Mapping[str, Any], limit: int) -> bool:

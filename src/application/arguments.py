@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from openproject_mcp.domain.errors import InvalidArgumentError
@@ -105,9 +105,16 @@ def _filters_from(data: object) -> tuple[Filter, ...]:
     return tuple(parsed)
 
 
-def parse_sort_by(raw: JsonArgument | None, *, allowed: Iterable[str] | None = None) -> tuple[SortKey, ...]:
+def parse_sort_by(
+    raw: JsonArgument | None, *, allowed: Mapping[str, str] | Iterable[str] | None = None
+) -> tuple[SortKey, ...]:
     """Parse ``name``, ``name:desc``, ``a,b:desc`` or OpenProject's ``[["name","asc"]]``, as JSON or
-    as its JSON text."""
+    as its JSON text.
+
+    ``allowed`` names the attributes a caller may sort by, in camelCase, mapped to what OpenProject
+    is sent (a plain list sends each name as it is). An attribute is matched ignoring case and
+    underscores, so ``createdAt``, ``created_at`` and ``CREATED_AT`` are one key.
+    """
     if raw is None:
         return ()
     keys: list[SortKey] = []
@@ -146,13 +153,24 @@ def parse_sort_by(raw: JsonArgument | None, *, allowed: Iterable[str] | None = N
             attribute, _, direction = part.strip().partition(":")
             keys.append(_sort_key(attribute, direction or "asc"))
     if allowed is not None:
-        known = set(allowed)
-        for key in keys:
-            if key.attribute not in known:
-                raise InvalidArgumentError(
-                    f"sortBy cannot sort by {key.attribute!r}; use one of: {', '.join(sorted(known))}."
-                )
+        sent = dict(allowed) if isinstance(allowed, Mapping) else {name: name for name in allowed}
+        return tuple(_allowed_sort_key(key, sent) for key in keys)
     return tuple(keys)
+
+
+def _allowed_sort_key(key: SortKey, sent: Mapping[str, str]) -> SortKey:
+    by_fold = {_fold_attribute(name): wire for name, wire in sent.items()}
+    wire = by_fold.get(_fold_attribute(key.attribute))
+    if wire is None:
+        raise InvalidArgumentError(
+            f"sortBy cannot sort by {key.attribute!r}; use one of: {', '.join(sorted(sent))} (camelCase or snake_case)."
+        )
+    return SortKey(wire, key.direction)
+
+
+def _fold_attribute(name: str) -> str:
+    """``createdAt``, ``created_at`` and ``CreatedAt`` alike: lower case, without underscores."""
+    return name.replace("_", "").casefold()
 
 
 def _sort_key(attribute: str, direction: str) -> SortKey:

@@ -10,7 +10,16 @@ from openproject_mcp.application.project_scope import project_ref
 from openproject_mcp.application.views import ProjectDetail, ProjectList, envelope
 from openproject_mcp.ports import ProjectRepository
 
-PROJECT_SORT_ATTRIBUTES = ("id", "name", "typeahead", "created_at", "public", "latest_activity_at")
+# What a caller may sort projects by, as results name it (either spelling is accepted), mapped to
+# the snake_case name OpenProject's projects query documents.
+PROJECT_SORT_ATTRIBUTES = {
+    "id": "id",
+    "name": "name",
+    "typeahead": "typeahead",
+    "createdAt": "created_at",
+    "public": "public",
+    "latestActivityAt": "latest_activity_at",
+}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -10,9 +10,10 @@ from openproject_mcp.application.concurrency import map_bounded
 from openproject_mcp.application.presenters import derive
 from openproject_mcp.application.views import WikiPageDetail, WikiPageLinkList, cut_text, envelope
 from openproject_mcp.application.wiki_knowledge import WikiReferences, internal_page_id, page_ids_in
+from openproject_mcp.application.work_packages import work_package_id, work_package_ref
 from openproject_mcp.domain.entities import Attachment, WikiPage, WikiPageLink, WikiPageRef
-from openproject_mcp.domain.errors import NotFoundError, OpenProjectMcpError
-from openproject_mcp.ports import WikiPageLinkRepository, WikiPageRepository
+from openproject_mcp.domain.errors import InvalidArgumentError, NotFoundError, OpenProjectMcpError
+from openproject_mcp.ports import WikiPageLinkRepository, WikiPageRepository, WorkPackageRepository
 
 WIKI_TEXT_UNAVAILABLE = (
     "No released OpenProject version exposes wiki page text through its API; "
@@ -72,7 +73,7 @@ class GetWikiPage:
 
 @dataclass(frozen=True, slots=True)
 class ListWikiPageLinksRequest:
-    work_package_id: int
+    work_package_id: int | str
     _: KW_ONLY
     offset: int = 1
     page_size: int = 30
@@ -85,17 +86,36 @@ class ListWikiPageLinks:
     is the page id; which provider is its own wiki is not in the API. A link is resolved when its
     identifier is a number, its provider has not shown a non-numeric identifier before, and
     ``/api/v3/wiki_pages/{identifier}`` answers (at most :data:`MAX_RESOLVED_LINKS` per call).
+
+    A display id (``DEMO-38``) is looked up through ``work_packages`` first, as
+    ``openproject_get_work_package`` looks it up.
     """
 
-    def __init__(self, links: WikiPageLinkRepository, pages: WikiPageRepository, references: WikiReferences) -> None:
+    def __init__(
+        self,
+        links: WikiPageLinkRepository,
+        pages: WikiPageRepository,
+        references: WikiReferences,
+        work_packages: WorkPackageRepository | None = None,
+    ) -> None:
         self._links = links
         self._pages = pages
         self._references = references
+        self._work_packages = work_packages
 
     async def execute(self, request: ListWikiPageLinksRequest) -> WikiPageLinkList:
-        work_package_id = positive_id(request.work_package_id, "workPackageId")
+        ref = work_package_ref(request.work_package_id)
         page = page_request(request.offset, request.page_size)
-        result = await self._links.list(work_package_id, page)
+        if self._work_packages is not None:
+            numeric_id = await work_package_id(ref, self._work_packages)
+        elif isinstance(ref, int):
+            numeric_id = ref
+        else:
+            raise InvalidArgumentError(
+                f"workPackageId {ref!r} is a display id; this tool needs the work package's numeric id here.",
+                hint="openproject_get_work_package shows the id of a display id.",
+            )
+        result = await self._links.list(numeric_id, page)
         known = self._references.ids()
         known.note_links(result.items)
         wanted = [

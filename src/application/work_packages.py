@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import KW_ONLY, dataclass
 
 from openproject_mcp.application.arguments import JsonArgument, page_request, parse_filters, parse_sort_by, positive_id
-from openproject_mcp.application.names import Named, resolve_name
+from openproject_mcp.application.names import Named, fold_name, resolve_name
 from openproject_mcp.application.presenters import work_package_detail, work_package_summary
-from openproject_mcp.application.project_scope import ProjectResolver
+from openproject_mcp.application.project_scope import ProjectResolver, project_ref
 from openproject_mcp.application.views import WorkPackageDetail, WorkPackageList, envelope
 from openproject_mcp.application.wiki_knowledge import WikiReferences
 from openproject_mcp.domain.errors import InvalidArgumentError
@@ -30,6 +30,7 @@ async def scope_filters(
     scope: WorkPackageScope, projects: ProjectResolver, metadata: MetadataRepository
 ) -> list[Filter]:
     """OpenProject filters for a scope. The status filter is always explicit."""
+    check_scope(scope)
     filters = [await _status_filter(scope.status, metadata)]
     project_id = await projects.resolve(scope.project_id)
     if project_id is not None:
@@ -39,6 +40,22 @@ async def scope_filters(
     if scope.assignee_id is not None:
         filters.append(Filter("assignee", "=", (_assignee(scope.assignee_id),)))
     return filters
+
+
+def check_scope(scope: WorkPackageScope) -> None:
+    """Every check of a scope that needs no request: a malformed scope is refused before any is sent."""
+    status_filter(scope.status)
+    if scope.project_id is not None:
+        project_ref(scope.project_id)
+    if isinstance(scope.type, str) and not fold_name(scope.type):
+        raise InvalidArgumentError(
+            "type must not be blank: give a work package type id or name, e.g. Bug.",
+            hint="See openproject_list_types.",
+        )
+    if scope.type is not None and not isinstance(scope.type, str):
+        positive_id(scope.type, "type")
+    if scope.assignee_id is not None:
+        _assignee(scope.assignee_id)
 
 
 _STATUS_CHOICES = "open, closed, all, a status id or a status name"
@@ -59,7 +76,7 @@ def status_filter(status: int | str) -> Filter | None:
         return Filter("status", "*")
     if value.isdigit() and int(value) > 0:
         return Filter("status", "=", (str(int(value)),))
-    if not value:
+    if not fold_name(value):
         raise InvalidArgumentError(f"status must be {_STATUS_CHOICES}, got a blank string.")
     return None
 
@@ -78,6 +95,8 @@ async def _status_filter(status: int | str, metadata: MetadataRepository) -> Fil
 def _assignee(value: int | str) -> str:
     if isinstance(value, str) and value.strip().lower() == "me":
         return "me"
+    if isinstance(value, str) and not value.strip().isdigit():
+        raise InvalidArgumentError(f"assigneeId must be a user id or 'me', got {value!r}.")
     return str(positive_id(value, "assigneeId"))
 
 
@@ -121,6 +140,8 @@ async def named_filter_values(
     return tuple(resolved)
 
 
+# What a caller may sort work packages by; the snake_case spellings (``updated_at``) are accepted
+# too and sent in this camelCase form, which OpenProject's work package query reads.
 WORK_PACKAGE_SORT_ATTRIBUTES = (
     "id",
     "subject",
@@ -134,10 +155,6 @@ WORK_PACKAGE_SORT_ATTRIBUTES = (
     "dueDate",
     "createdAt",
     "updatedAt",
-    "updated_at",
-    "created_at",
-    "start_date",
-    "due_date",
     "percentageDone",
 )
 
@@ -186,19 +203,33 @@ class GetWorkPackageRequest:
     work_package_id: int | str
 
 
-def work_package_ref(value: int | str) -> int | str:
-    """A numeric id, or a display id such as ``DEMO-38``."""
+WORK_PACKAGE_FORMS = "an integer id such as 101 (also written #101) or a display id such as DEMO-38"
+
+
+def work_package_ref(value: int | str, argument: str = "workPackageId") -> int | str:
+    """A numeric id, or a display id such as ``DEMO-38``; ``#101`` and spaces around are read too."""
     if isinstance(value, str):
         text = value.strip()
-        if text.isdigit():
-            return positive_id(text, "workPackageId")
+        digits = text.removeprefix("#")
+        if digits.isascii() and digits.isdigit():
+            return positive_id(digits, argument)
         head, dash, tail = text.rpartition("-")
-        if dash and head and tail.isdigit() and head.replace("_", "").isalnum():
+        if dash and head and tail.isascii() and tail.isdigit() and head.replace("_", "").isalnum():
             return text
-        raise InvalidArgumentError(
-            f"workPackageId must be a positive integer id or a display id such as 'DEMO-38', got {value!r}."
-        )
-    return positive_id(value, "workPackageId")
+        raise InvalidArgumentError(f"{argument} must be {WORK_PACKAGE_FORMS}, got {value!r}.")
+    return positive_id(value, argument)
+
+
+async def work_package_id(value: int | str, work_packages: WorkPackageRepository) -> int:
+    """The numeric id ``value`` names: a display id is looked up (one request), an id is not.
+
+    Where the instance has no display ids (before OpenProject 17.5) the lookup answers
+    ``OPENPROJECT_NOT_FOUND`` with a hint to use the numeric id, as ``openproject_get_work_package`` does.
+    """
+    ref = work_package_ref(value)
+    if isinstance(ref, int):
+        return ref
+    return (await work_packages.get(ref)).id
 
 
 class GetWorkPackage:

@@ -92,7 +92,9 @@ def explain_validation(raw: str, tool: str, schema: Mapping[str, Any]) -> tuple[
     if enum:
         problem = f"{enum['value']} is not a valid value"
     elif problem.startswith("Expected `str` matching regex"):
-        problem = "the text is not in the accepted form"
+        # The pattern itself means nothing to a reader: the argument's note says what it accepts.
+        forms = str(_resolve(properties.get(argument, {}), defs).get("description") or "").rstrip(".")
+        problem = f"the text is not in the accepted form ({forms})" if forms else "the text is not in the accepted form"
     else:
         problem = _plain(problem)
     accepted = describe(properties.get(argument, {}), defs)

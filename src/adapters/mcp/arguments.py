@@ -6,7 +6,7 @@ call's arguments, so the schema a client sees and the checks the server applies 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final
 
 import msgspec
 
@@ -25,7 +25,7 @@ _STRUCT = {"rename": "camel", "forbid_unknown_fields": True, "kw_only": True, "f
 # shows is read by the model for every tool on every conversation.
 OFFSET_NOTE = "Page number, from 1."
 PROJECT_NOTE = "Project id or identifier."
-WORK_PACKAGE_NOTE = "Work package id, or display id such as DEMO-38."
+WORK_PACKAGE_NOTE = "Work package id such as 101, or display id such as DEMO-38."
 DAY_NOTE = "YYYY-MM-DD."
 MATCH_NOTE = "fuzzy (default): typos, word forms, any order, questions; exact: the literal text only."
 DRY_RUN_NOTE = "Validate and show the changes; save nothing."
@@ -52,7 +52,11 @@ TypeRef = Annotated[
     Annotated[int, msgspec.Meta(ge=1)] | Annotated[str, msgspec.Meta(min_length=1, max_length=100)],
     msgspec.Meta(description="Type id or name, e.g. Bug."),
 ]
-AssigneeRef = Annotated[Annotated[int, msgspec.Meta(ge=1)] | Literal["me"], msgspec.Meta(description="User id, or me.")]
+# "me" in any case, as status takes "OPEN" and the write tools' assignee takes "ME".
+AssigneeRef = Annotated[
+    Annotated[int, msgspec.Meta(ge=1)] | Annotated[str, msgspec.Meta(pattern=r"^\s*[Mm][Ee]\s*$")],
+    msgspec.Meta(description="User id, or me."),
+]
 SortBy = Annotated[
     Annotated[str, msgspec.Meta(max_length=500)] | Annotated[list[Any], msgspec.Meta(max_length=10)],
     msgspec.Meta(description='name, name:desc or [["updatedAt","desc"]].'),
@@ -96,7 +100,7 @@ class ListWorkPackagesArgs(msgspec.Struct, **_STRUCT):
 
 WorkPackageRef = Annotated[
     Annotated[int, msgspec.Meta(ge=1)]
-    | Annotated[str, msgspec.Meta(pattern=r"^(?:[0-9]+|[A-Za-z][A-Za-z0-9_]*-[0-9]+)$")],
+    | Annotated[str, msgspec.Meta(pattern=r"^\s*(?:#?[0-9]+|[A-Za-z][A-Za-z0-9_]*-[0-9]+)\s*$")],
     msgspec.Meta(description=WORK_PACKAGE_NOTE),
 ]
 
@@ -106,7 +110,7 @@ class GetWorkPackageArgs(msgspec.Struct, **_STRUCT):
 
 
 class ListActivitiesArgs(msgspec.Struct, **_STRUCT):
-    work_package_id: Id
+    work_package_id: WorkPackageRef
     only_comments: bool = False
     query: Annotated[str, msgspec.Meta(max_length=MAX_QUERY_LENGTH)] | None = None
     match_mode: MatchMode = "fuzzy"
@@ -193,7 +197,7 @@ class SearchWikiPagesArgs(msgspec.Struct, **_STRUCT):
 
 
 class ListWikiPageLinksArgs(msgspec.Struct, **_STRUCT):
-    work_package_id: Id
+    work_package_id: WorkPackageRef
     offset: Offset = 1
     page_size: PageSize = 30
 
