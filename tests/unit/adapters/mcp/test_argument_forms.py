@@ -76,6 +76,17 @@ async def test_activities_take_a_display_id_and_the_obvious_spellings_of_an_id(p
             assert found["id"] == 101, spelling
 
 
+@pytest.mark.parametrize("profile", BACKENDS, ids=["fixture", "http-17.8"])
+async def test_wiki_page_links_take_a_display_id_as_the_work_package_tools_do(profile: str | None) -> None:
+    async with served(profile) as (client, _):
+        found = await ok(client, "openproject_get_work_package", {"workPackageId": "PAY-3"})
+        by_id = await ok(client, "openproject_list_wiki_page_links", {"workPackageId": found["id"]})
+        assert by_id["links"], "PAY-3 links a wiki page in the demo"
+        for spelling in ("PAY-3", " pay-3 ", f"#{found['id']}"):
+            same = await ok(client, "openproject_list_wiki_page_links", {"workPackageId": spelling})
+            assert same == by_id, spelling
+
+
 async def test_a_display_id_on_an_instance_without_them_is_not_found_with_the_numeric_id_hint() -> None:
     async with served("16.6") as (client, _):
         result = await client.call_tool("openproject_list_work_package_activities", {"workPackageId": "SHOP-1"})
