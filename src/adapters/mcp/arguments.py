@@ -238,7 +238,9 @@ class CreateWorkPackageArgs(msgspec.Struct, **_STRUCT):
 
 class UpdateWorkPackageArgs(msgspec.Struct, **_STRUCT):
     work_package_id: WorkPackageRef
-    lock_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    lock_version: (
+        Annotated[int, msgspec.Meta(ge=0, description="lockVersion from the read your change is based on.")] | None
+    ) = None
     subject: Annotated[str, msgspec.Meta(min_length=1, max_length=255)] | None = None
     description: Markdown | None = None
     status: NameOrId | None = None

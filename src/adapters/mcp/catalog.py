@@ -329,7 +329,8 @@ WRITE_TOOLS: tuple[ToolSpec, ...] = (
     tool(
         "openproject_update_work_package",
         "Update a work package",
-        "WRITES: change the given fields of a work package, checked against lockVersion (yours or the one just read).",
+        "WRITES: change the given fields of a work package; pass the lockVersion your read returned, "
+        "so a change saved since is a conflict, not overwritten.",
         a.UpdateWorkPackageArgs,
         WorkPackageWriteResult,
         _update_work_package,
