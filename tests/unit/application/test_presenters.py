@@ -26,7 +26,7 @@ WP_REF = WorkPackageRef(3, "Parent")
 PROJECT = Project(1, "demo", "Demo", True, False, "About", REF, WHEN, WHEN, "on track", "Fine")
 WORK_PACKAGE = WorkPackage(
     5, "Subject", "Bug", "New", REF, "DEMO-5", "Text", "High", REF, REF, WP_REF, (WP_REF,),
-    date(2026, 1, 1), date(2026, 2, 1), 40, WHEN, WHEN, (("Risk", "low"),),
+    date(2026, 1, 1), date(2026, 2, 1), 40, WHEN, WHEN, (("Risk", "low"),), 4,
 )  # fmt: skip
 MEETING = Meeting(9, "Budget", WHEN, REF, WHEN, 60, "Room 1", "open", REF, WHEN, WHEN)
 ITEM = AgendaItem(11, "Item", 1, "Notes", 15, WP_REF, ("Approved",))
