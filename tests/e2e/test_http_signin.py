@@ -1,8 +1,10 @@
 """Sign in with OpenProject, end to end: the SDK's own OAuth client, no header, a real server.
 
 The fake OpenProject plays OpenProject's OAuth provider; its "browser" is signed in as one
-user and approves at once. The client registers itself, is sent through OpenProject's login
-and back, and then calls tools as that user, with nothing but the tokens this server issued.
+user and approves at once. The client registers itself, the user allows it on this server's
+own consent page (the test's browser reads the form and posts it, cookie and all), is sent
+through OpenProject's login and back, and then calls tools as that user, with nothing but the
+tokens this server issued.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
+from html.parser import HTMLParser
 from typing import Any
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode, urljoin, urlsplit
 
 import anyio
 import httpx2
@@ -130,27 +133,83 @@ class Storage:
         self.client = client_info
 
 
+class Form(HTMLParser):
+    """The first form of a page as a browser sees it: its action, its method, its fields, and the
+    values of its submit buttons by name."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.action: str | None = None
+        self.method = "get"
+        self.fields: dict[str, str] = {}
+        self.buttons: dict[str, list[str]] = {}
+        self._inside = False
+        self._done = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = {name: value or "" for name, value in attrs}
+        if tag == "form" and not self._done:
+            self._inside = True
+            self.action = values.get("action", "")
+            self.method = values.get("method", "get").lower()
+        elif self._inside and tag == "input" and values.get("type", "text") != "submit" and "name" in values:
+            self.fields[values["name"]] = values.get("value", "")
+        elif self._inside and tag == "button" and "name" in values:
+            self.buttons.setdefault(values["name"], []).append(values.get("value", ""))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form" and self._inside:
+            self._inside, self._done = False, True
+
+
+def read_form(page: str) -> Form:
+    form = Form()
+    form.feed(page)
+    assert form.action is not None, "the page has no form"
+    return form
+
+
 @dataclass
 class Browser:
-    """Follows the redirects a user's browser would, and hands the client what came back."""
+    """Follows the redirects a user's browser would, answers this server's consent page the way a
+    user clicking ``answer`` would (the form as read from the page, with the browser's cookies),
+    and hands the client what came back."""
 
     visited: list[str] = field(default_factory=list)
     result: AuthorizationCodeResult | None = None
     redirect: str = CLIENT_REDIRECT
+    answer: str = "approve"
+    pages: list[str] = field(default_factory=list)
+    came_back: dict[str, list[str]] = field(default_factory=dict)
 
     async def open(self, url: str) -> None:
         async with httpx2.AsyncClient(follow_redirects=False) as browser:
-            for _ in range(5):
+            for _ in range(8):
                 self.visited.append(url)
                 if url.startswith(self.redirect):
-                    query = parse_qs(urlsplit(url).query)
-                    assert "code" in query, f"the sign-in came back without a code: {sorted(query)}"
-                    self.result = AuthorizationCodeResult(code=query["code"][0], state=query.get("state", [None])[0])
+                    self.came_back = parse_qs(urlsplit(url).query)
+                    if self.answer != "approve":
+                        return
+                    assert "code" in self.came_back, f"the sign-in came back without a code: {sorted(self.came_back)}"
+                    self.result = AuthorizationCodeResult(
+                        code=self.came_back["code"][0], state=self.came_back.get("state", [None])[0]
+                    )
                     return
                 response = await browser.get(url)
-                assert response.status_code == 302, (url.split("?")[0], response.status_code, response.text)
-                url = response.headers["location"]
+                if response.status_code == 200 and "<form" in response.text:
+                    self.pages.append(response.text)
+                    response = await self.submit(browser, url, response)
+                assert response.status_code in (302, 303), (url.split("?")[0], response.status_code, response.text)
+                url = urljoin(url, response.headers["location"])
         raise AssertionError(f"too many redirects: {[u.split('?')[0] for u in self.visited]}")
+
+    async def submit(self, browser: httpx2.AsyncClient, url: str, page: httpx2.Response) -> httpx2.Response:
+        form = read_form(page.text)
+        assert form.method == "post" and self.answer in form.buttons.get("decision", [])
+        target = urljoin(url, form.action or url)
+        self.visited.append(target)
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(target))
+        return await browser.post(target, data={**form.fields, "decision": self.answer}, headers={"Origin": origin})
 
     async def callback(self) -> AuthorizationCodeResult:
         assert self.result is not None
@@ -247,8 +306,15 @@ async def test_a_user_signs_in_with_openproject_and_searches_as_themselves(
     assert by_header.status_code == 200 and markers_in(by_header.text) == {"Bravocorp"}
     assert revoked.is_error
     assert "OPENPROJECT_AUTH_ERROR" in text_of(revoked) and "Sign in again" in text_of(revoked)
-    # The browser went to this server, then OpenProject's own login, then back through this server.
-    assert [urlsplit(u).path for u in visited[:3]] == ["/authorize", "/oauth/authorize", "/oauth/callback"]
+    # The browser went to this server, was asked on its consent page, then went to OpenProject's own
+    # login, then back through this server.
+    assert [urlsplit(u).path for u in visited[:5]] == [
+        "/authorize",
+        "/oauth/consent",
+        "/oauth/consent",
+        "/oauth/authorize",
+        "/oauth/callback",
+    ]
 
     secrets_seen = [*upstream_tokens, *filter(None, our_tokens), CLIENT_SECRET]
     assert len(upstream_tokens) >= 6
@@ -417,3 +483,133 @@ async def test_a_desktop_client_with_its_own_url_scheme_signs_in_too() -> None:
         stack.oauth.signed_in_as = BRAVO
         issued = await sign_in_by_hand(http, stack, redirect="cursor://anysphere.cursor-mcp/oauth/callback")
         assert await calls_ok(http, stack, issued.access)
+
+
+# This server's own consent page (ADR 0077): a client that registered itself is named and asked for. --
+
+
+EVIL_REDIRECT = "https://trusted.example@attacker.example/steal"
+EVIL_NAME = '<script>alert("owned")</script> Trusted Corp'
+
+
+async def register_public(http: httpx2.AsyncClient, stack: Stack, redirect: str, name: str | None = None) -> str:
+    metadata: dict[str, Any] = {
+        "redirect_uris": [redirect],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+    }
+    if name is not None:
+        metadata["client_name"] = name
+    registered = await http.post(f"{stack.url}/register", json=metadata)
+    assert registered.status_code == 201, registered.text
+    client_id: str = registered.json()["client_id"]
+    return client_id
+
+
+def authorize_link(stack: Stack, client_id: str, redirect: str, state: str = "s-1") -> str:
+    query = {
+        "response_type": "code",
+        "client_id": client_id,
+        "redirect_uri": redirect,
+        "state": state,
+        "code_challenge": pkce_challenge("v" * 64),
+        "code_challenge_method": "S256",
+    }
+    return f"{stack.url}/authorize?{urlencode(query)}"
+
+
+async def consent_of(browser: httpx2.AsyncClient, link: str) -> tuple[str, httpx2.Response]:
+    """Where ``/authorize`` sends a browser, and the page found there."""
+    sent = await browser.get(link)
+    assert sent.status_code == 302, sent.text
+    where = urljoin(link, sent.headers["location"])
+    return where, await browser.get(where)
+
+
+async def test_a_link_built_by_anyone_shows_this_servers_consent_page_naming_the_client_not_openproject() -> None:
+    async with signin_stack() as stack, httpx2.AsyncClient(timeout=30) as attacker:
+        stack.oauth.signed_in_as = ALPHA  # the victim's browser is signed in to OpenProject
+        client_id = await register_public(attacker, stack, EVIL_REDIRECT, EVIL_NAME)
+        link = authorize_link(stack, client_id, EVIL_REDIRECT)
+        async with httpx2.AsyncClient(timeout=30, follow_redirects=False) as victim:
+            where, page = await consent_of(victim, link)
+    assert urlsplit(where).path == "/oauth/consent", "the browser went on without being asked"
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "location" not in page.headers
+    assert stack.oauth.token_requests == []
+    # The client's own name is untrusted text: shown, but escaped.
+    assert "<script>" not in page.text
+    assert "&lt;script&gt;alert(&quot;owned&quot;)&lt;/script&gt; Trusted Corp" in page.text
+    # Where the approval goes is shown by the host it really reaches, not by what it starts with.
+    assert "<p class=where id=where>https://attacker.example</p>" in page.text
+    assert "create and change work packages" in page.text
+    # It cannot be framed, cached or kept.
+    assert page.headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+    assert page.headers["cache-control"] == "no-store"
+    cookie = page.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie and "max-age=" in cookie
+
+
+async def test_an_approval_posted_from_another_site_or_browser_is_refused_and_sends_nobody_to_openproject() -> None:
+    async with signin_stack() as stack, httpx2.AsyncClient(timeout=30, follow_redirects=False) as attacker:
+        stack.oauth.signed_in_as = ALPHA
+        client_id = await register_public(attacker, stack, EVIL_REDIRECT, "Evil")
+        # The attacker opens the link in its own browser and reads the form, hidden values and all...
+        where, page = await consent_of(attacker, authorize_link(stack, client_id, EVIL_REDIRECT))
+        form = read_form(page.text)
+        action = urljoin(where, form.action or "")
+        approve = {**form.fields, "decision": "approve"}
+        # ...then makes the victim's browser post it: an auto-submitted form on its own site.
+        async with httpx2.AsyncClient(timeout=30, follow_redirects=False) as victim:
+            cross_site = await victim.post(action, data=approve, headers={"Origin": "https://attacker.example"})
+            no_origin = await victim.post(action, data=approve)
+        # Even the attacker's own cookie does not help with a value the page did not hand out.
+        forged = await attacker.post(action, data={**approve, "confirm": "x" * 43}, headers={"Origin": stack.url})
+        # The page's own browser, answering with the page's own form, still can.
+        answered = await attacker.post(action, data=approve, headers={"Origin": stack.url})
+    for refused in (cross_site, no_origin, forged):
+        assert refused.status_code == 403, refused.text
+        assert "location" not in refused.headers
+    assert answered.status_code == 303
+    assert urlsplit(answered.headers["location"]).path.endswith("/oauth/authorize")
+
+
+async def test_an_approval_is_single_use_and_a_consent_page_expires() -> None:
+    async with signin_stack() as stack, httpx2.AsyncClient(timeout=30, follow_redirects=False) as browser:
+        stack.oauth.signed_in_as = BRAVO
+        client_id = await register_public(browser, stack, CLIENT_REDIRECT, "the tests")
+        where, page = await consent_of(browser, authorize_link(stack, client_id, CLIENT_REDIRECT))
+        form = read_form(page.text)
+        cookies = dict(browser.cookies)
+        approve = {**form.fields, "decision": "approve"}
+        first = await browser.post(urljoin(where, form.action or ""), data=approve)
+        browser.cookies.update(cookies)  # as if the browser had kept the cookie the answer deleted
+        second = await browser.post(urljoin(where, form.action or ""), data=approve)
+        later, _ = await consent_of(browser, authorize_link(stack, client_id, CLIENT_REDIRECT))
+        stack.clock.advance(601)
+        stale = await browser.get(later)
+    assert first.status_code == 303
+    assert second.status_code == 400 and "expired or was already used" in second.text
+    assert stale.status_code == 400 and "<form" not in stale.text
+
+
+async def test_declining_on_the_consent_page_sends_the_client_access_denied_with_its_state() -> None:
+    async with signin_stack() as stack, httpx2.AsyncClient(timeout=30) as http:
+        stack.oauth.signed_in_as = ALPHA
+        client_id = await register_public(http, stack, CLIENT_REDIRECT, "the tests")
+        browser = Browser(answer="deny")
+        await browser.open(authorize_link(stack, client_id, CLIENT_REDIRECT, state="keep-me"))
+    assert browser.came_back == {
+        "error": ["access_denied"],
+        "error_description": ["The user did not allow access."],
+        "state": ["keep-me"],
+    }
+    assert [urlsplit(u).path for u in browser.visited] == [
+        "/authorize",
+        "/oauth/consent",
+        "/oauth/consent",
+        "/client-callback",
+    ]
+    assert stack.oauth.token_requests == []

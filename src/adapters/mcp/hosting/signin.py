@@ -2,7 +2,10 @@
 
 The MCP SDK speaks the protocol (``mcp.server.auth``: metadata, dynamic client registration,
 ``/authorize``, ``/token`` with PKCE, refresh and revocation, the bearer check). This module is
-the provider behind it. A client's ``/authorize`` becomes a redirect to OpenProject's own
+the provider behind it. A client's ``/authorize`` first shows this server's own consent page
+(``/oauth/consent``, ADR 0077), naming the client that registered itself and where its redirect
+URI points; only the user's approval there, posted back with a single-use value that only that
+browser holds (a form field matching a cookie), becomes a redirect to OpenProject's own
 ``/oauth/authorize`` (with a PKCE challenge of ours); OpenProject sends the user back to
 ``/oauth/callback``, where the code is traded for the user's OpenProject tokens, which are
 kept as a *grant*; the client then gets a code, and for it tokens of ours. A request to
@@ -26,6 +29,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeVar
+from urllib.parse import urlencode, urlsplit
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend
 from mcp.server.auth.provider import (
@@ -45,11 +49,12 @@ from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from pydantic import AnyHttpUrl, AnyUrl, BaseModel, ValidationError
 from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from openproject_mcp.adapters.mcp.hosting.access import exchange_of
+from openproject_mcp.adapters.mcp.hosting.consent import CONSENT_PATH, consent_page, notice_page
 from openproject_mcp.adapters.mcp.hosting.guard import rpc_error_response
 from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter, retry_after
 from openproject_mcp.adapters.mcp.server import SIGNED_IN_HINT, SIGNED_IN_KEY, SignedInCall
@@ -102,6 +107,20 @@ class StoredAccess(AccessToken):
     grant_id: str
 
 
+class Consent(BaseModel):
+    """An authorization request waiting for the user's answer on this server's consent page."""
+
+    client_id: str
+    client_name: str | None
+    redirect_uri: str
+    redirect_uri_provided_explicitly: bool
+    code_challenge: str
+    scopes: list[str]
+    state: str | None
+    expires_at: float
+    binding: str | None = None  # SHA-256 of the value the page last handed a browser (form field and cookie)
+
+
 class Pending(BaseModel):
     """A sign-in sent to OpenProject's login, waiting for the user to come back."""
 
@@ -151,6 +170,21 @@ class SignInSite:
     def metadata_url(self) -> str:
         return str(build_resource_metadata_url(AnyHttpUrl(self.resource_url)))
 
+    @property
+    def origin(self) -> str:
+        parts = urlsplit(self.public_url)
+        return f"{parts.scheme}://{parts.netloc}".lower()
+
+    @property
+    def secure(self) -> bool:
+        return self.public_url.startswith("https://")
+
+    def consent_cookie(self, request_id: str) -> str:
+        """The cookie that binds one consent page to the browser it was shown in: ``__Host-`` where
+        the server is reached over HTTPS (so no other host or plain-HTTP page can set it)."""
+        name = f"opmcp-consent-{digest(request_id)[:16]}"
+        return f"__Host-{name}" if self.secure else name
+
 
 Ended = Literal["ended", "unavailable"]
 
@@ -198,17 +232,101 @@ class OpenProjectSignIn(OAuthAuthorizationServerProvider[StoredCode, StoredRefre
     # authorization: to OpenProject and back ----------------------------------------------------
 
     async def authorize(self, client: OAuthClientInformationFull, params: AuthorizationParams) -> str:
+        """A client's ``/authorize``: remember it, and send the browser to this server's consent page."""
         if params.resource is not None and params.resource.rstrip("/") != self.site.resource_url:
             raise AuthorizeError("invalid_target", f"This server only issues tokens for {self.site.resource_url}.")
-        state = secrets.token_urlsafe(32)
-        verifier = secrets.token_urlsafe(48)
-        pending = Pending(
+        request_id = secrets.token_urlsafe(32)
+        asked = Consent(
             client_id=client.client_id or "",
+            client_name=client.client_name,
             redirect_uri=str(params.redirect_uri),
             redirect_uri_provided_explicitly=params.redirect_uri_provided_explicitly,
             code_challenge=params.code_challenge,
             scopes=params.scopes or [SCOPE],
             state=params.state,
+            expires_at=self._clock() + PENDING_TTL,
+        )
+        await self._save(f"signin:consent:{digest(request_id)}", asked, PENDING_TTL)
+        return f"{self.site.public_url}{CONSENT_PATH}?{urlencode({'request': request_id})}"
+
+    async def consent(self, request: Request) -> Response:
+        """The consent page (GET) and the user's answer to it (POST)."""
+        if request.method == "POST":
+            return await self._answer(request)
+        request_id = request.query_params.get("request", "")
+        key = f"signin:consent:{digest(request_id)}"
+        asked = await self._load(key, Consent) if request_id else None
+        left = asked.expires_at - self._clock() if asked else 0.0
+        if asked is None or left <= 1:
+            return _expired()
+        confirm = secrets.token_urlsafe(32)
+        await self._save(key, asked.model_copy(update={"binding": digest(confirm)}), left)
+        page = consent_page(
+            client_name=asked.client_name,
+            client_id=asked.client_id,
+            redirect_uri=asked.redirect_uri,
+            request_id=request_id,
+            confirm=confirm,
+        )
+        page.set_cookie(
+            self.site.consent_cookie(request_id),
+            confirm,
+            max_age=int(left),
+            path="/",
+            secure=self.site.secure,
+            httponly=True,
+            samesite="strict",
+        )
+        return page
+
+    async def _answer(self, request: Request) -> Response:
+        origin = request.headers.get("origin")
+        if origin is not None and origin.lower() != self.site.origin:
+            return _refused()
+        form = await request.form()
+        request_id, confirm, decision = (form.get(name) for name in ("request", "confirm", "decision"))
+        if not isinstance(request_id, str) or not isinstance(confirm, str) or decision not in ("approve", "deny"):
+            return notice_page(400, "This answer is incomplete.", "Start signing in again from your MCP client.")
+        key = f"signin:consent:{digest(request_id)}"
+        asked = await self._load(key, Consent)
+        if asked is None or asked.expires_at <= self._clock():
+            return _expired()
+        cookie = request.cookies.get(self.site.consent_cookie(request_id), "")
+        bound = asked.binding is not None and secrets.compare_digest(digest(confirm), asked.binding)
+        if not (bound and cookie and secrets.compare_digest(cookie.encode(), confirm.encode())):
+            return _refused()
+        taken = await self._load(key, Consent, take=True)
+        if taken is None or taken.binding != asked.binding:
+            return _expired()  # answered meanwhile (another tab, or a second click)
+        if decision == "deny":
+            log.info("a user declined a sign-in on the consent page")
+            response = _back(
+                taken.state,
+                taken.redirect_uri,
+                error="access_denied",
+                error_description="The user did not allow access.",
+                status=303,
+            )
+        else:
+            response = RedirectResponse(
+                await self._to_openproject(taken), status_code=303, headers={"Cache-Control": "no-store"}
+            )
+        response.delete_cookie(
+            self.site.consent_cookie(request_id), path="/", secure=self.site.secure, httponly=True, samesite="strict"
+        )
+        return response
+
+    async def _to_openproject(self, asked: Consent) -> str:
+        """After the user's approval: remember the sign-in, and where OpenProject's login is for it."""
+        state = secrets.token_urlsafe(32)
+        verifier = secrets.token_urlsafe(48)
+        pending = Pending(
+            client_id=asked.client_id,
+            redirect_uri=asked.redirect_uri,
+            redirect_uri_provided_explicitly=asked.redirect_uri_provided_explicitly,
+            code_challenge=asked.code_challenge,
+            scopes=asked.scopes,
+            state=asked.state,
             verifier=verifier,
         )
         await self._save(f"signin:pending:{digest(state)}", pending, PENDING_TTL)
@@ -219,22 +337,31 @@ class OpenProjectSignIn(OAuthAuthorizationServerProvider[StoredCode, StoredRefre
         state = request.query_params.get("state", "")
         pending = await self._load(f"signin:pending:{digest(state)}", Pending, take=True) if state else None
         if pending is None:
-            return _page(
-                400,
-                "This sign-in link has expired or was already used.",
-                "Start signing in again from your MCP client.",
-            )
+            return _expired()
         code = request.query_params.get("code", "")
         if request.query_params.get("error") or not code:
-            return _back(pending, error="access_denied", error_description="OpenProject did not grant access.")
+            return _back(
+                pending.state,
+                pending.redirect_uri,
+                error="access_denied",
+                error_description="OpenProject did not grant access.",
+            )
         try:
             tokens = await self._upstream.exchange_code(code, pending.verifier)
         except GrantRefusedError:
-            return _back(pending, error="access_denied", error_description="OpenProject did not accept the sign-in.")
+            return _back(
+                pending.state,
+                pending.redirect_uri,
+                error="access_denied",
+                error_description="OpenProject did not accept the sign-in.",
+            )
         except ProviderUnavailableError as exc:
             log.warning("sign-in could not be completed: %s", exc)
             return _back(
-                pending, error="temporarily_unavailable", error_description="OpenProject could not be reached."
+                pending.state,
+                pending.redirect_uri,
+                error="temporarily_unavailable",
+                error_description="OpenProject could not be reached.",
             )
         grant_id = secrets.token_urlsafe(16)
         grant = Grant(
@@ -259,7 +386,7 @@ class OpenProjectSignIn(OAuthAuthorizationServerProvider[StoredCode, StoredRefre
         )
         await self._save(f"signin:code:{digest(ours)}", stored.model_copy(update={"code": ""}), CODE_TTL)
         log.info("a user signed in with OpenProject")
-        return _back(pending, code=ours)
+        return _back(pending.state, pending.redirect_uri, code=ours)
 
     async def load_authorization_code(
         self, client: OAuthClientInformationFull, authorization_code: str
@@ -430,15 +557,24 @@ class OpenProjectSignIn(OAuthAuthorizationServerProvider[StoredCode, StoredRefre
             return updated
 
 
-def _back(pending: Pending, **params: str | None) -> Response:
+def _back(state: str | None, redirect_uri: str, *, status: int = 302, **params: str | None) -> Response:
     """Send the user's browser back to the MCP client, with its own ``state``."""
-    url = construct_redirect_uri(pending.redirect_uri, **params, state=pending.state)
-    return RedirectResponse(url, status_code=302, headers={"Cache-Control": "no-store"})
+    url = construct_redirect_uri(redirect_uri, **params, state=state)
+    return RedirectResponse(url, status_code=status, headers={"Cache-Control": "no-store"})
 
 
-def _page(status: int, title: str, advice: str) -> Response:
-    body = f"<!doctype html><title>Sign in with OpenProject</title><h1>{title}</h1><p>{advice}</p>"
-    return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+def _expired() -> Response:
+    return notice_page(
+        400, "This sign-in link has expired or was already used.", "Start signing in again from your MCP client."
+    )
+
+
+def _refused() -> Response:
+    return notice_page(
+        403,
+        "This answer did not come from the page this server showed you.",
+        "Nothing was allowed. Start signing in again from your MCP client.",
+    )
 
 
 class SignInServer:
@@ -470,6 +606,7 @@ class SignInServer:
                 scopes_supported=[SCOPE],
                 resource_name="OpenProject",
             ),
+            Route(CONSENT_PATH, self.provider.consent, methods=["GET", "POST"]),
             Route(CALLBACK_PATH, self.provider.callback, methods=["GET"]),
         ]
         return [Route(r.path, _Limited(r.app, self._limiter), methods=r.methods) for r in routes]
