@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from mcp.server import Server
@@ -25,7 +27,12 @@ from openproject_mcp.adapters.mcp.hosting.health import (
     health_routes,
 )
 from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter
-from openproject_mcp.adapters.mcp.hosting.options import HttpOptions, origin_allowlist, transport_security
+from openproject_mcp.adapters.mcp.hosting.options import (
+    HttpOptions,
+    in_flight_per_caller,
+    origin_allowlist,
+    transport_security,
+)
 from openproject_mcp.adapters.mcp.hosting.signin import SignInServer
 from openproject_mcp.adapters.mcp.server import credential_from_headers
 
@@ -100,6 +107,7 @@ def build_http_app(
     instance_route: InstanceRoute | None = None,
     signin: SignInServer | None = None,
     shared_state: SharedStateCheck | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> RemoteApp:
     """The remote-mode ASGI app for ``server``. Build a fresh ``server`` for every app: each runs once.
 
@@ -110,7 +118,10 @@ def build_http_app(
     With ``signin`` the server also signs users in with OpenProject (its routes, and its gate in
     front of the guard); header tokens keep working beside it.
     ``shared_state``, where replicas share a store, tells ``/readyz`` whether it answers.
+    ``env`` (the process environment by default) holds the settings read here rather than in
+    ``options``; a bad one raises ``SettingError`` before anything listens.
     """
+    per_caller = in_flight_per_caller(options, os.environ if env is None else env)
     lifecycle = Lifecycle()
     probe = (
         InstanceProbe(instance_url, route=instance_route) if options.ready_checks_instance and instance_url else None
@@ -131,6 +142,7 @@ def build_http_app(
         request_timeout_seconds=options.request_timeout_seconds,
         body_timeout_seconds=options.body_timeout_seconds,
         max_in_flight=options.max_in_flight,
+        max_in_flight_per_caller=per_caller,
         allowed_origins=origin_allowlist(options),
         sign_in_metadata_url=signin.site.metadata_url if signin else None,
     )

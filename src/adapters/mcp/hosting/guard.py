@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from openproject_mcp.adapters.mcp.hosting.access import Exchange, exchange_of, note_rpc
 from openproject_mcp.adapters.mcp.hosting.health import Lifecycle
-from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter, retry_after
+from openproject_mcp.adapters.mcp.hosting.limits import InFlightShares, RateLimiter, retry_after
 from openproject_mcp.adapters.mcp.jsonrpc import Refusal, inspect_message
 from openproject_mcp.adapters.mcp.server import credential_from_headers
 from openproject_mcp.application.caching import tenant_key
@@ -85,6 +85,7 @@ class GuardPolicy:
     request_timeout_seconds: float
     body_timeout_seconds: float
     max_in_flight: int
+    max_in_flight_per_caller: int
     allowed_origins: tuple[str, ...]
     sign_in_metadata_url: str | None = None  # with sign-in on: named in the 401's WWW-Authenticate
 
@@ -95,9 +96,10 @@ class McpGuard:
     In order: the query string is dropped (credentials never travel in URLs, and nothing
     downstream can log one); a browser ``Origin`` must be allowed; only POST is served (a
     stateless server has no stream to open with GET); a token must be in a header unless the
-    operator runs single-tenant; the caller must be within its rate limit and the process within
-    its in-flight cap; the body must arrive within its timeout, fit the limit and be one
-    JSON-RPC message; then the SDK has what is left of the request's deadline to answer.
+    operator runs single-tenant; the caller must be within its rate limit and its share of the
+    requests in flight, and the process within its in-flight cap; the body must arrive within its
+    timeout, fit the limit and be one JSON-RPC message; then the SDK has what is left of the
+    request's deadline to answer.
     """
 
     def __init__(self, app: ASGIApp, policy: GuardPolicy, lifecycle: Lifecycle, limiter: RateLimiter) -> None:
@@ -105,6 +107,7 @@ class McpGuard:
         self._policy = policy
         self._lifecycle = lifecycle
         self._limiter = limiter
+        self._shares = InFlightShares(policy.max_in_flight_per_caller)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         began = scope.get(FIRST_BYTE_KEY)
@@ -151,14 +154,19 @@ class McpGuard:
             )
             return
         note_rpc(exchange, inspected.method, inspected.message.get("params"))
-        busy = self._busy(exchange)  # asked again: the cap counts requests being answered, not bodies arriving
+        caller = caller_of(scope, exchange)
+        busy = self._busy(exchange, caller)  # asked again: the caps count requests being answered, not bodies
         if busy is not None:
             await busy(scope, receive, send)
             return
         left = policy.request_timeout_seconds - (time.monotonic() - started)
+        # Counted and given back on every path: an answer, an error, a deadline, a cancellation
+        # (a client that went away, a shutdown's end). Nothing is awaited between the check above
+        # and the count, so two requests cannot both take the last slot.
         self._lifecycle.in_flight += 1
         try:
-            await self._answer_within(left, scope, _replay(body, receive), send, exchange, inspected.request_id)
+            with self._shares.held(caller):
+                await self._answer_within(left, scope, _replay(body, receive), send, exchange, inspected.request_id)
         finally:
             self._lifecycle.in_flight -= 1
 
@@ -181,8 +189,7 @@ class McpGuard:
         elif self._policy.credentials_required:
             exchange.rejected = "credentials"
             return _unauthenticated(self._policy.sign_in_metadata_url)
-        client = scope.get("client")
-        caller = f"tenant:{exchange.tenant}" if exchange.tenant else f"client:{client[0] if client else '?'}"
+        caller = caller_of(scope, exchange)
         wait = self._limiter.admit(caller)
         if wait is not None:
             exchange.rejected = "rate-limit"
@@ -193,10 +200,26 @@ class McpGuard:
                 code=SERVER_BUSY,
                 headers={"Retry-After": retry_after(wait)},
             )
-        return self._busy(exchange)
+        return self._busy(exchange, caller)
 
-    def _busy(self, exchange: Exchange) -> Response | None:
-        """A fast 503 when the process already answers as many requests as it may (slow bodies do not count)."""
+    def _busy(self, exchange: Exchange, caller: str) -> Response | None:
+        """A fast refusal when this caller, or the process, already has as many requests answered as it may.
+
+        Requests still sending their body do not count. A caller over its share gets 429: it is
+        this caller's doing, and a balancer must not read it as the replica failing (nor retry it
+        on the next one, which would spread one caller's flood over every replica). A full
+        process gets 503, as it is the server that cannot take more.
+        """
+        if self._shares.full(caller):
+            exchange.rejected = "caller-busy"
+            share = self._shares.per_caller
+            return rpc_error_response(
+                429,
+                f"You already have {share} requests being answered, as many as one caller may have at once; "
+                "wait for one to finish and send it again.",
+                code=SERVER_BUSY,
+                headers={"Retry-After": "1"},
+            )
         if self._lifecycle.in_flight < self._policy.max_in_flight:
             return None
         exchange.rejected = "busy"
@@ -257,6 +280,14 @@ class McpGuard:
                     code=REQUEST_TIMEOUT,
                     request_id=request_id,
                 )(scope, receive, send)
+
+
+def caller_of(scope: Scope, exchange: Exchange) -> str:
+    """Who a request counts against: its token's tenant fingerprint, else the client's address."""
+    if exchange.tenant:
+        return f"tenant:{exchange.tenant}"
+    client = scope.get("client")
+    return f"client:{client[0] if client else '?'}"
 
 
 def _origin_allowed(origin: str, allowed: Sequence[str]) -> bool:

@@ -1,17 +1,23 @@
 """What the hosting package reads from remote mode's settings, and the policies derived from them.
 
 The settings themselves are read and validated with every other setting (``config.HttpSettings``);
-this package depends only on the attributes named here.
+this package depends only on the attributes named here. One is read here from the environment, with
+the same reader: ``OPENPROJECT_HTTP_MAX_IN_FLIGHT_PER_CALLER``, whose range is bounded by
+``OPENPROJECT_HTTP_MAX_IN_FLIGHT`` (ADR 0079).
 """
 
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Mapping
 from typing import Final, Protocol
 
 from mcp.server.transport_security import TransportSecuritySettings
 
+from openproject_mcp.adapters.environment import SettingError, read_number
+
 LOOPBACK_NAMES: Final = ("localhost",)
+PER_CALLER_SETTING: Final = "OPENPROJECT_HTTP_MAX_IN_FLIGHT_PER_CALLER"
 
 
 class HttpOptions(Protocol):
@@ -77,3 +83,13 @@ def transport_security(options: HttpOptions) -> TransportSecuritySettings:
         allowed_hosts=hosts,
         allowed_origins=list(origin_allowlist(options)),
     )
+
+
+def in_flight_per_caller(options: HttpOptions, env: Mapping[str, str]) -> int:
+    """How many requests one caller may have answered at once: ``OPENPROJECT_HTTP_MAX_IN_FLIGHT_PER_CALLER``,
+    by default a quarter of ``OPENPROJECT_HTTP_MAX_IN_FLIGHT`` (at least one), never more than it."""
+    total = options.max_in_flight
+    try:
+        return int(read_number(env, PER_CALLER_SETTING, max(1, total // 4), 1, total, SettingError))
+    except SettingError as exc:
+        raise SettingError(f"{exc} It is one caller's share of OPENPROJECT_HTTP_MAX_IN_FLIGHT ({total}).") from None

@@ -6,7 +6,7 @@ import asyncio
 import json
 import logging
 import socket
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -132,7 +132,9 @@ def demo_app(
     credentials_required: bool = True,
     tools: Sequence[ToolSpec] = TOOLS,
     instance_url: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> RemoteApp:
+    """``env`` holds the settings the app reads itself (none by default, whatever the test's environment)."""
     server = build_server(scopes or RecordingScopes(), tools=tools)
     return build_http_app(
         server,
@@ -140,6 +142,7 @@ def demo_app(
         credentials_required=credentials_required,
         instance="demo",
         instance_url=instance_url,
+        env=env or {},
     )
 
 

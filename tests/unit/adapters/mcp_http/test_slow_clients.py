@@ -172,12 +172,14 @@ async def test_requests_beyond_the_in_flight_cap_get_503_with_retry_after_and_he
     options = HttpSettings(max_in_flight=2)
     app = demo_app(options=options, tools=(*TOOLS, slow.spec()))
     async with serving(app, options) as running, httpx2.AsyncClient(timeout=20) as http:
-        calls = [
-            asyncio.create_task(post(http, running.mcp_url, tool_call("test_sleep", {"seconds": 1.5}, n), token="t"))
+        calls = [  # two callers, each within its own share: the process's cap is what is full
+            asyncio.create_task(
+                post(http, running.mcp_url, tool_call("test_sleep", {"seconds": 1.5}, n), token=f"t{n}")
+            )
             for n in range(2)
         ]
         await slow.wait_started(2)
-        refused = await post(http, running.mcp_url, STATUSES, token="t")
+        refused = await post(http, running.mcp_url, STATUSES, token="t2")
         health = await http.get(f"{running.url}/healthz")
         answers = await asyncio.gather(*calls)
         after = await post(http, running.mcp_url, STATUSES, token="t")
