@@ -8,6 +8,10 @@ values are bytes the caller encodes. Every entry has a time to live.
 A store that cannot be reached behaves as an empty one for reads and drops writes: callers
 must treat every ``get`` as possibly ``None`` and never fail a tool call because the store is
 down. ``healthy`` tells health checks whether the shared part is currently reachable.
+
+Sign-in is the one caller that must not read an outage as "absent" (an unknown token is refused,
+and the client then discards it): it works on :meth:`SharedStore.strict`, a view of the same
+store in which an outage raises :class:`StoreUnavailableError` instead.
 """
 
 from __future__ import annotations
@@ -17,6 +21,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+
+
+class StoreUnavailableError(Exception):
+    """The store could not be read or written just now (raised only by a :meth:`SharedStore.strict`
+    view); ``retry_after`` is how many seconds until it is tried again."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__("the shared store cannot be reached just now")
+        self.retry_after = retry_after
 
 
 class SharedStore(ABC):
@@ -54,6 +67,11 @@ class SharedStore(ABC):
     async def healthy(self) -> bool:
         """Whether the store is reachable now; an in-process store always is."""
         return True
+
+    def strict(self) -> SharedStore:
+        """This store, where an outage raises :class:`StoreUnavailableError` rather than reading as
+        absent and dropping writes; a store that is never unreachable (in-process) is itself."""
+        return self
 
     @abstractmethod
     async def close(self) -> None:

@@ -5,6 +5,8 @@ first failure marks the store down for ``retry_seconds``, logs one warning (neve
 may carry a password) and, until then, every read answers ``None`` and every write is dropped
 without touching the network. The first command after that window tries again; success logs one
 line saying the store is back. ``healthy`` says whether it is reachable now (``/readyz``).
+The :meth:`RedisStore.strict` view (what sign-in uses) shares that state, but raises
+``StoreUnavailableError`` where the store itself would answer ``None`` or drop a write.
 
 Keys get the ``openproject-mcp:`` prefix, so the server can share a Redis with other programs.
 Entries expire through Redis itself (``SET ... PX``); what bounds the memory as a whole is the
@@ -19,7 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
-from openproject_mcp.ports.shared_state import SharedStore
+from openproject_mcp.ports.shared_state import SharedStore, StoreUnavailableError
 
 if TYPE_CHECKING:  # the client is imported only when a Redis URL is configured
     from redis.asyncio import Redis
@@ -81,10 +83,12 @@ class RedisStore(SharedStore):
     def where(self) -> str:
         return self._where
 
-    async def _run(self, command: Callable[[], Awaitable[T]], fallback: T) -> T:
+    async def _run(self, command: Callable[[], Awaitable[T]], fallback: T, *, strict: bool = False) -> T:
         from redis.exceptions import RedisError
 
         if self._down_until is not None and self._clock() < self._down_until:
+            if strict:
+                raise StoreUnavailableError(self._down_until - self._clock())
             return fallback
         outage = self._outages  # a command sent before the latest failure proves nothing about now
         try:
@@ -99,20 +103,25 @@ class RedisStore(SharedStore):
                 )
                 self._outages += 1
             self._down_until = self._clock() + self._retry
+            if strict:
+                raise StoreUnavailableError(self._retry) from None
             return fallback
         if self._down_until is not None and outage == self._outages:
             self._down_until = None
             LOGGER.warning("The shared store at %s answers again; the shared cache is back.", self._where)
         return result
 
-    async def get(self, key: str) -> bytes | None:
+    def strict(self) -> SharedStore:
+        return _StrictRedis(self)
+
+    async def get(self, key: str, *, strict: bool = False) -> bytes | None:
         async def command() -> bytes | None:
             value = await self._client.get(PREFIX + key)
             return _as_bytes(value)
 
-        return await self._run(command, None)
+        return await self._run(command, None, strict=strict)
 
-    async def get_many(self, keys: Sequence[str]) -> list[bytes | None]:
+    async def get_many(self, keys: Sequence[str], *, strict: bool = False) -> list[bytes | None]:
         if not keys:
             return []
 
@@ -120,12 +129,12 @@ class RedisStore(SharedStore):
             values = await self._client.mget([PREFIX + key for key in keys])
             return [_as_bytes(value) for value in values]
 
-        return await self._run(command, [None] * len(keys))
+        return await self._run(command, [None] * len(keys), strict=strict)
 
-    async def put(self, key: str, value: bytes, ttl_seconds: float) -> None:
-        await self.put_many({key: value}, ttl_seconds)
+    async def put(self, key: str, value: bytes, ttl_seconds: float, *, strict: bool = False) -> None:
+        await self.put_many({key: value}, ttl_seconds, strict=strict)
 
-    async def put_many(self, entries: Mapping[str, bytes], ttl_seconds: float) -> None:
+    async def put_many(self, entries: Mapping[str, bytes], ttl_seconds: float, *, strict: bool = False) -> None:
         if not entries:
             return
         milliseconds = int(ttl_seconds * 1000)
@@ -139,20 +148,20 @@ class RedisStore(SharedStore):
                         pipe.delete(PREFIX + key)
                 await pipe.execute()
 
-        await self._run(command, None)
+        await self._run(command, None, strict=strict)
 
-    async def delete(self, key: str) -> None:
+    async def delete(self, key: str, *, strict: bool = False) -> None:
         async def command() -> None:
             await self._client.delete(PREFIX + key)
 
-        await self._run(command, None)
+        await self._run(command, None, strict=strict)
 
-    async def take(self, key: str) -> bytes | None:
+    async def take(self, key: str, *, strict: bool = False) -> bytes | None:
         async def command() -> bytes | None:
             value = await self._client.getdel(PREFIX + key)
             return _as_bytes(value)
 
-        return await self._run(command, None)
+        return await self._run(command, None, strict=strict)
 
     async def healthy(self) -> bool:
         """Asks the server (a ``PING``), unless it failed less than ``retry_seconds`` ago."""
@@ -164,3 +173,41 @@ class RedisStore(SharedStore):
 
     async def close(self) -> None:
         await self._client.aclose()
+
+
+class _StrictRedis(SharedStore):
+    """The same store and connections, its outage state shared, but an outage raises."""
+
+    def __init__(self, store: RedisStore) -> None:
+        self._store = store
+
+    @property
+    def shared(self) -> bool:
+        return True
+
+    async def get(self, key: str) -> bytes | None:
+        return await self._store.get(key, strict=True)
+
+    async def get_many(self, keys: Sequence[str]) -> list[bytes | None]:
+        return await self._store.get_many(keys, strict=True)
+
+    async def put(self, key: str, value: bytes, ttl_seconds: float) -> None:
+        await self._store.put(key, value, ttl_seconds, strict=True)
+
+    async def put_many(self, entries: Mapping[str, bytes], ttl_seconds: float) -> None:
+        await self._store.put_many(entries, ttl_seconds, strict=True)
+
+    async def delete(self, key: str) -> None:
+        await self._store.delete(key, strict=True)
+
+    async def take(self, key: str) -> bytes | None:
+        return await self._store.take(key, strict=True)
+
+    def strict(self) -> SharedStore:
+        return self
+
+    async def healthy(self) -> bool:
+        return await self._store.healthy()
+
+    async def close(self) -> None:
+        await self._store.close()

@@ -7,12 +7,14 @@ from the settings is split by Fernet into its signing and encryption halves. Sev
 be given: the first seals, every one opens, so a key can be rotated without signing everyone
 out. Each value is bound to the entry it was stored under (the entry's name is sealed with it),
 so a sealed value copied to another entry does not open there. A value that does not open reads
-as absent.
+as absent. :meth:`SealedStore.strict` is the same, over the wrapped store's strict view (an
+outage raises there rather than reading as absent).
 """
 
 from __future__ import annotations
 
 import base64
+import copy
 import logging
 from collections.abc import Sequence
 
@@ -65,6 +67,11 @@ class SealedStore(SharedStore):
 
     async def healthy(self) -> bool:
         return await self._store.healthy()
+
+    def strict(self) -> SharedStore:
+        view = copy.copy(self)
+        view._store = self._store.strict()
+        return view
 
     async def close(self) -> None:
         await self._store.close()

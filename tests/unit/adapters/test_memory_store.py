@@ -49,3 +49,8 @@ async def test_delete_and_a_non_positive_ttl_remove_the_key() -> None:
     await store.put("b", b"1", 60)
     await store.put("b", b"2", 0)
     assert await store.get("b") is None
+
+
+def test_the_in_process_store_is_its_own_strict_view() -> None:
+    store = MemoryStore()
+    assert store.strict() is store, "it is never unreachable, so nothing there raises"

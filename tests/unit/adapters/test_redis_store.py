@@ -11,8 +11,10 @@ import redis
 
 from openproject_mcp.adapters.shared_state.codec import MsgpackCodecs
 from openproject_mcp.adapters.shared_state.redis import PREFIX, RedisStore, describe
+from openproject_mcp.adapters.shared_state.sealed import SealedStore
 from openproject_mcp.application.caching import SharedTier
 from openproject_mcp.domain.entities import AgendaItem, MeetingDetails, NamedRef
+from openproject_mcp.ports.shared_state import StoreUnavailableError
 from tests.support.redis_server import RedisServer
 
 
@@ -96,6 +98,50 @@ async def test_an_outage_reads_as_empty_drops_writes_and_logs_once_then_recovers
         assert await store.get("again") == b"3"
         back = [r for r in caplog.records if "the shared cache is back" in r.getMessage()]
         assert len(back) == 1
+    finally:
+        await store.close()
+
+
+async def test_the_strict_view_raises_through_an_outage_where_the_store_reads_as_empty(
+    redis_server: RedisServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="openproject_mcp.shared_state")
+    clock = Clock()
+    store = RedisStore(redis_server.url, clock=clock, retry_seconds=5.0)
+    strict = store.strict()
+    sealed = SealedStore(store, [b"k" * 32]).strict()
+    try:
+        assert strict.shared and strict.strict() is strict
+        await strict.put("kept", b"1", ttl_seconds=60)
+        await sealed.put("sealed", b"2", ttl_seconds=60)
+        assert await strict.get("kept") == b"1" and await sealed.get("sealed") == b"2"
+        assert await strict.get("missing") is None, "absent is still absent"
+        redis_server.stop()
+        with pytest.raises(StoreUnavailableError) as first:
+            await strict.get("kept")
+        assert first.value.retry_after == 5.0
+        clock.now += 2.0
+        operations = (
+            strict.get("kept"),
+            strict.get_many(["kept"]),
+            strict.put("x", b"1", ttl_seconds=60),
+            strict.put_many({"x": b"1"}, ttl_seconds=60),
+            strict.delete("kept"),
+            strict.take("kept"),
+            sealed.get("sealed"),
+            sealed.take("sealed"),
+        )
+        for operation in operations:
+            with pytest.raises(StoreUnavailableError) as skipped:
+                await operation
+            assert skipped.value.retry_after == pytest.approx(3.0), "the rest of the window, without the network"
+        assert await store.get("kept") is None, "the store itself still reads an outage as a miss"
+        assert len([r for r in caplog.records if "cannot be reached" in r.getMessage()]) == 1
+        assert str(first.value) == "the shared store cannot be reached just now"
+        redis_server.start()  # same port, empty (no persistence)
+        clock.now += 5.0
+        await strict.put("again", b"3", ttl_seconds=60)
+        assert await strict.get("again") == b"3"
     finally:
         await store.close()
 

@@ -15,6 +15,11 @@ refreshed when it is about to expire. No OpenProject token ever reaches the clie
 Everything lives in the shared store under names made of a purpose and a SHA-256 of the token
 (never the token); the store given here encrypts every value (``SealedStore``). Header tokens
 are not touched: only bearer tokens with this server's prefix are ours.
+
+The store is used through its strict view (ADR 0078): a store that cannot be reached raises
+``StoreUnavailableError`` rather than reading as "no such token". Sign-in then answers 503 with
+``Retry-After`` (``temporarily_unavailable``), never ``invalid_token`` or ``invalid_client``, so
+that a client keeps its tokens and its registration through an outage.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -51,14 +57,14 @@ from starlette.datastructures import Headers
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from openproject_mcp.adapters.mcp.hosting.access import exchange_of
 from openproject_mcp.adapters.mcp.hosting.consent import CONSENT_PATH, consent_page, notice_page
 from openproject_mcp.adapters.mcp.hosting.guard import rpc_error_response
 from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter, retry_after
 from openproject_mcp.adapters.mcp.server import SIGNED_IN_HINT, SIGNED_IN_KEY, SignedInCall
-from openproject_mcp.ports.shared_state import SharedStore
+from openproject_mcp.ports.shared_state import SharedStore, StoreUnavailableError
 from openproject_mcp.ports.signin import (
     GrantRefusedError,
     OpenProjectAuthorization,
@@ -200,7 +206,7 @@ class OpenProjectSignIn(OAuthAuthorizationServerProvider[StoredCode, StoredRefre
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self._store = store
+        self._store = store.strict()  # an outage raises; it never reads as an unknown token (ADR 0078)
         self._upstream = upstream
         self.site = site
         self._clock = clock
@@ -246,7 +252,12 @@ class OpenProjectSignIn(OAuthAuthorizationServerProvider[StoredCode, StoredRefre
             state=params.state,
             expires_at=self._clock() + PENDING_TTL,
         )
-        await self._save(f"signin:consent:{digest(request_id)}", asked, PENDING_TTL)
+        try:
+            await self._save(f"signin:consent:{digest(request_id)}", asked, PENDING_TTL)
+        except StoreUnavailableError:
+            raise AuthorizeError(
+                "temporarily_unavailable", "This server cannot keep the sign-in just now; try again in a moment."
+            ) from None
         return f"{self.site.public_url}{CONSENT_PATH}?{urlencode({'request': request_id})}"
 
     async def consent(self, request: Request) -> Response:
@@ -577,10 +588,24 @@ def _refused() -> Response:
     )
 
 
+class _StoreOutageIsNoCrash(logging.Filter):
+    """The SDK's ``/authorize`` logs every exception as "Unexpected error" with a traceback before it
+    re-raises; a store outage is expected, logged once by the store, and answered 503 here."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not isinstance(error, StoreUnavailableError)
+
+
+_SDK_AUTHORIZE_LOG: Final = logging.getLogger("mcp.server.auth.handlers.authorize")
+
+
 class SignInServer:
     """What remote mode adds for sign-in: the routes, and the gate in front of ``/mcp``."""
 
     def __init__(self, provider: OpenProjectSignIn, *, limiter: RateLimiter | None = None) -> None:
+        if not any(isinstance(f, _StoreOutageIsNoCrash) for f in _SDK_AUTHORIZE_LOG.filters):
+            _SDK_AUTHORIZE_LOG.addFilter(_StoreOutageIsNoCrash())
         self.provider = provider
         self.site = provider.site
         self._limiter = limiter
@@ -609,7 +634,10 @@ class SignInServer:
             Route(CONSENT_PATH, self.provider.consent, methods=["GET", "POST"]),
             Route(CALLBACK_PATH, self.provider.callback, methods=["GET"]),
         ]
-        return [Route(r.path, _Limited(r.app, self._limiter), methods=r.methods) for r in routes]
+        pages = {"/authorize", CONSENT_PATH, CALLBACK_PATH}
+        return [
+            Route(r.path, _Limited(r.app, self._limiter, browser=r.path in pages), methods=r.methods) for r in routes
+        ]
 
     def gate(self, app: ASGIApp) -> ASGIApp:
         return _Gate(app, self)
@@ -621,12 +649,22 @@ class SignInServer:
         scheme, _, token = authorization.partition(" ")
         if scheme.lower() != "bearer" or not token.strip().startswith(ACCESS_PREFIX):
             return None
-        verified = await self._bearer.authenticate(HTTPConnection(scope))
-        user = verified[1] if verified else None
-        access = user.access_token if isinstance(user, AuthenticatedUser) else None
-        if not isinstance(access, StoredAccess):
-            return self.refusal("This sign-in token is expired or unknown.", error="invalid_token")
-        credential = await self.provider.upstream_credential(access.grant_id)
+        try:
+            verified = await self._bearer.authenticate(HTTPConnection(scope))
+            user = verified[1] if verified else None
+            access = user.access_token if isinstance(user, AuthenticatedUser) else None
+            if not isinstance(access, StoredAccess):
+                return self.refusal("This sign-in token is expired or unknown.", error="invalid_token")
+            credential = await self.provider.upstream_credential(access.grant_id)
+        except StoreUnavailableError as outage:
+            exchange_of(scope).rejected = "store-unavailable"
+            return _rpc_error(
+                503,
+                "This server cannot read its sign-in records just now; your sign-in is kept. "
+                "Send the request again in a moment.",
+                data={"code": "SIGN_IN_STORE_UNAVAILABLE"},
+                headers={"Retry-After": retry_after(outage.retry_after)},
+            )
         if credential == "ended":
             return self.refusal("Your sign-in with OpenProject has ended.", error="invalid_token")
         if credential == "unavailable":
@@ -668,7 +706,8 @@ class _Gate:
             await self._app(scope, receive, send)
             return
         if isinstance(resolved, Response):
-            exchange_of(scope).rejected = "signin"
+            exchange = exchange_of(scope)
+            exchange.rejected = exchange.rejected or "signin"
             exchange_of(scope).auth = "signed-in"
             await resolved(scope, receive, send)
             return
@@ -683,15 +722,20 @@ class _Gate:
         await self._app(inner, receive, send)
         if marker.refused:
             # OpenProject refused the token: renew it now, or end the sign-in so the client signs in again.
-            await self._signin.provider.upstream_credential(marker.grant, force_refresh=True)
+            try:
+                await self._signin.provider.upstream_credential(marker.grant, force_refresh=True)
+            except StoreUnavailableError:
+                log.warning("a refused sign-in could not be renewed: the shared store cannot be reached")
 
 
 class _Limited:
-    """A sign-in route under the per-client rate limit (these routes need no token)."""
+    """A sign-in route under the per-client rate limit (these routes need no token), answering 503
+    with ``Retry-After`` while the store cannot be reached (never a pretended success or refusal)."""
 
-    def __init__(self, app: ASGIApp, limiter: RateLimiter | None) -> None:
+    def __init__(self, app: ASGIApp, limiter: RateLimiter | None, *, browser: bool = False) -> None:
         self._app = app
         self._limiter = limiter
+        self._browser = browser  # a page a user's browser opens (an HTML answer), not a client's endpoint
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
@@ -706,4 +750,42 @@ class _Limited:
             )
             await response(scope, receive, send)
             return
-        await self._app(scope, receive, send)
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self._app(scope, receive, sending)
+        except StoreUnavailableError as outage:
+            if started:
+                raise
+            exchange_of(scope).rejected = "store-unavailable"
+            await _store_unavailable(outage, browser=self._browser)(scope, receive, send)
+
+
+def _store_unavailable(outage: StoreUnavailableError, *, browser: bool) -> Response:
+    wait = retry_after(outage.retry_after)
+    headers = {"Retry-After": wait, "Cache-Control": "no-store"}
+    if browser:
+        page = notice_page(
+            503,
+            "Signing in is not possible just this moment.",
+            f"This server cannot reach its sign-in records. Wait {wait} s, then reload this page.",
+        )
+        page.headers.update(headers)
+        return page
+    return Response(
+        json.dumps(
+            {
+                "error": "temporarily_unavailable",
+                "error_description": "This server cannot read or keep its sign-in records just now; "
+                "nothing was changed. Try again in a moment.",
+            }
+        ),
+        status_code=503,
+        media_type="application/json",
+        headers=headers,
+    )
