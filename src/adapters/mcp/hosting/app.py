@@ -18,7 +18,7 @@ from openproject_mcp.adapters.mcp.hosting.access import (
     is_mcp,
     log_exchange,
 )
-from openproject_mcp.adapters.mcp.hosting.guard import GuardPolicy, McpGuard
+from openproject_mcp.adapters.mcp.hosting.guard import CrossOrigin, GuardPolicy, McpGuard
 from openproject_mcp.adapters.mcp.hosting.health import (
     InstanceProbe,
     InstanceRoute,
@@ -148,4 +148,7 @@ def build_http_app(
     )
     limiter = RateLimiter(options.rate_limit_per_minute, options.rate_limit_burst)
     guard: ASGIApp = McpGuard(sdk_app, policy, lifecycle, limiter)
-    return RemoteApp(sdk_app, signin.gate(guard) if signin else guard, lifecycle)
+    endpoint = signin.gate(guard) if signin else guard
+    if options.allowed_origins:  # CORS for those origins only (the loopback ones stay same-origin only)
+        endpoint = CrossOrigin(endpoint, options.allowed_origins)
+    return RemoteApp(sdk_app, endpoint, lifecycle)

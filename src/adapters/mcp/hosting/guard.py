@@ -31,6 +31,13 @@ AUTH_HINT: Final = (
     "A token in the URL is ignored."
 )
 # For a token that arrived in a header and that OpenProject refused: the fix is in the client.
+# CORS, for the web origins the operator allows: what a browser client may send, and read, at /mcp.
+CORS_ALLOWED_HEADERS: Final = (
+    "Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, "
+    "Last-Event-ID, X-OpenProject-Api-Key, X-Request-Id"
+)
+CORS_EXPOSED_HEADERS: Final = "Mcp-Session-Id, WWW-Authenticate, Retry-After, X-Request-Id"
+CORS_MAX_AGE: Final = "600"
 REJECTED_TOKEN_HINT: Final = (
     "OpenProject refused the token your MCP client sent in its Authorization (or X-OpenProject-Api-Key) "
     "header: it may be mistyped, expired or revoked, or belong to a locked user. Create a new one in "
@@ -280,6 +287,51 @@ class McpGuard:
                     code=REQUEST_TIMEOUT,
                     request_id=request_id,
                 )(scope, receive, send)
+
+
+class CrossOrigin:
+    """CORS at ``/mcp`` for the web origins the operator allows (``OPENPROJECT_HTTP_ALLOWED_ORIGINS``).
+
+    A preflight from such an origin is answered here, before any credential is asked for (a
+    browser sends none with it); every other answer to such an origin, refusals included, says
+    the origin may read it, so a browser client sees the 401's challenge or the 429's wait. The
+    origin itself is named, never ``*``, and no ``Access-Control-Allow-Credentials`` is sent: the
+    token travels in a header the page sets, never in a cookie. Any other origin, and a request
+    without one, passes through unchanged: the guard refuses a foreign origin with 403 (its
+    preflight too). Every answer says it ``Vary``s by ``Origin``.
+    """
+
+    def __init__(self, app: ASGIApp, origins: Sequence[str]) -> None:
+        self._app = app
+        self._origins = tuple(origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = Headers(scope=scope)
+        origin = headers.get("origin")
+        allowed = origin is not None and _origin_allowed(origin, self._origins)
+        if allowed and scope["method"] == "OPTIONS" and "access-control-request-method" in headers:
+            preflight = {
+                "Access-Control-Allow-Origin": str(origin),
+                "Access-Control-Allow-Methods": "POST",
+                "Access-Control-Allow-Headers": CORS_ALLOWED_HEADERS,
+                "Access-Control-Max-Age": CORS_MAX_AGE,
+                "Vary": "Origin",
+            }
+            await Response(status_code=204, headers=preflight)(scope, receive, send)
+            return
+        added = [(b"vary", b"Origin")]
+        if allowed:
+            added += [
+                (b"access-control-allow-origin", str(origin).encode("latin-1")),
+                (b"access-control-expose-headers", CORS_EXPOSED_HEADERS.encode()),
+            ]
+
+        async def shared_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *added]}
+            await send(message)
+
+        await self._app(scope, receive, shared_send)
 
 
 def caller_of(scope: Scope, exchange: Exchange) -> str:
