@@ -73,7 +73,11 @@ class RemoteApp:
 
         try:
             if is_mcp(scope):
-                await self._guard(scope, receive, logged_send)
+                # ``/mcp/``, ``/mcp//`` and ``/mcp%2f`` are served as ``/mcp`` itself. Left to the
+                # router, they would be redirected to an absolute URL built from what this process
+                # sees, plain http behind a TLS proxy, and a client would resend its token there.
+                served = {**scope, "path": MCP_PATH, "raw_path": MCP_PATH.encode()}
+                await self._guard(served, receive, logged_send)
             else:
                 await self._inner(scope, receive, logged_send)
         finally:
