@@ -613,3 +613,31 @@ async def test_declining_on_the_consent_page_sends_the_client_access_denied_with
         "/client-callback",
     ]
     assert stack.oauth.token_requests == []
+
+
+async def test_a_public_client_revokes_with_its_client_id_alone_and_a_confidential_one_still_needs_its_secret() -> None:
+    async with signin_stack() as stack, httpx2.AsyncClient(timeout=30) as http:
+        stack.oauth.signed_in_as = ALPHA
+        issued = await sign_in_by_hand(http, stack)  # token_endpoint_auth_method "none"
+        # RFC 7009 §2.1 as a public client sends it: the token and its client_id, nothing else.
+        revoked = await http.post(f"{stack.url}/revoke", data={"token": issued.refresh, "client_id": issued.client_id})
+        signed_out = not await calls_ok(http, stack, issued.access)
+        confidential = await http.post(
+            f"{stack.url}/register",
+            json={"redirect_uris": [CLIENT_REDIRECT], "token_endpoint_auth_method": "client_secret_post"},
+        )
+        assert confidential.status_code == 201, confidential.text
+        own = confidential.json()
+        without_secret = await http.post(f"{stack.url}/revoke", data={"token": "x", "client_id": own["client_id"]})
+        wrong_secret = await http.post(
+            f"{stack.url}/revoke", data={"token": "x", "client_id": own["client_id"], "client_secret": "nope"}
+        )
+        with_secret = await http.post(
+            f"{stack.url}/revoke",
+            data={"token": "x", "client_id": own["client_id"], "client_secret": own["client_secret"]},
+        )
+    assert revoked.status_code == 200, revoked.text
+    assert signed_out and stack.oauth.revocations == 1
+    assert without_secret.status_code == 401 and without_secret.json()["error"] == "unauthorized_client"
+    assert wrong_secret.status_code == 401
+    assert with_secret.status_code == 200

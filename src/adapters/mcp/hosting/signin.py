@@ -35,7 +35,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeVar
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend
 from mcp.server.auth.provider import (
@@ -49,8 +49,14 @@ from mcp.server.auth.provider import (
     TokenError,
     construct_redirect_uri,
 )
-from mcp.server.auth.routes import build_resource_metadata_url, create_auth_routes, create_protected_resource_routes
+from mcp.server.auth.routes import (
+    REVOCATION_PATH,
+    build_resource_metadata_url,
+    create_auth_routes,
+    create_protected_resource_routes,
+)
 from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOptions
+from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE
 from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from pydantic import AnyHttpUrl, AnyUrl, BaseModel, ValidationError
 from starlette.datastructures import Headers
@@ -636,7 +642,16 @@ class SignInServer:
         ]
         pages = {"/authorize", CONSENT_PATH, CALLBACK_PATH}
         return [
-            Route(r.path, _Limited(r.app, self._limiter, browser=r.path in pages), methods=r.methods) for r in routes
+            Route(
+                r.path,
+                _Limited(
+                    _PublicRevocation(r.app) if r.path == REVOCATION_PATH else r.app,
+                    self._limiter,
+                    browser=r.path in pages,
+                ),
+                methods=r.methods,
+            )
+            for r in routes
         ]
 
     def gate(self, app: ASGIApp) -> ASGIApp:
@@ -764,6 +779,49 @@ class _Limited:
                 raise
             exchange_of(scope).rejected = "store-unavailable"
             await _store_unavailable(outage, browser=self._browser)(scope, receive, send)
+
+
+class _PublicRevocation:
+    """Around the SDK's ``/revoke``: its request model requires a ``client_secret`` field, which a
+    public client (``token_endpoint_auth_method`` ``none``) has none of, nor does one that sends
+    its secret in a Basic header; RFC 7009 asks neither for it. A form body without the field
+    gets an empty one. That changes no authentication: the SDK's client check runs on the same
+    form first, and an empty secret is a missing one there."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self._app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        kind = Headers(scope=scope).get("content-type", "").split(";")[0].strip().lower()
+        if scope["type"] != "http" or scope.get("method") != "POST" or kind != "application/x-www-form-urlencoded":
+            await self._app(scope, receive, send)
+            return
+        body = bytearray()
+        complete = False
+        trailing: Message | None = None
+        while len(body) <= DEFAULT_MAX_REQUEST_BODY_SIZE:
+            message = await receive()
+            if message["type"] != "http.request":
+                trailing = message
+                break
+            body.extend(message.get("body", b""))
+            if not message.get("more_body", False):
+                complete = True
+                break
+        if complete and len(body) <= DEFAULT_MAX_REQUEST_BODY_SIZE:
+            fields = {name for name, _ in parse_qsl(body.decode("latin-1"), keep_blank_values=True)}
+            if "client_secret" not in fields:
+                body.extend(b"&client_secret=" if body else b"client_secret=")
+                headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-length"]
+                scope = {**scope, "headers": [*headers, (b"content-length", str(len(body)).encode())]}
+        queued: list[Message] = [{"type": "http.request", "body": bytes(body), "more_body": not complete}]
+        if trailing is not None:
+            queued.append(trailing)
+
+        async def replay() -> Message:
+            return queued.pop(0) if queued else await receive()
+
+        await self._app(scope, replay, send)
 
 
 def _store_unavailable(outage: StoreUnavailableError, *, browser: bool) -> Response:
