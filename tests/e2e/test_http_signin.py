@@ -297,6 +297,8 @@ async def test_a_user_signs_in_with_openproject_and_searches_as_themselves(
             seen.append(text_of(revoked))
         upstream_tokens = stack.oauth.issued_tokens()
         visited = alpha_side.browser.visited
+        # The consent page's request id and single-use value (its cookie's value too) are secrets as well.
+        consent_values = [value for page in alpha_side.browser.pages for value in read_form(page).fields.values()]
 
     assert len(tools) == 25  # the 19, openproject_get_instance, four write tools and the time entry list
     assert not found.is_error and markers_in(text_of(found)) == {"Alphacorp"}
@@ -316,7 +318,8 @@ async def test_a_user_signs_in_with_openproject_and_searches_as_themselves(
         "/oauth/callback",
     ]
 
-    secrets_seen = [*upstream_tokens, *filter(None, our_tokens), CLIENT_SECRET]
+    assert len(consent_values) == 2
+    secrets_seen = [*upstream_tokens, *filter(None, our_tokens), *consent_values, CLIENT_SECRET]
     assert len(upstream_tokens) >= 6
     logged = "\n".join(r.getMessage() for r in capture_everything.records) + "\n".join(capfd.readouterr())
     for secret in secrets_seen:
