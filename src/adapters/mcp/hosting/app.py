@@ -29,6 +29,7 @@ from openproject_mcp.adapters.mcp.hosting.health import (
 from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter
 from openproject_mcp.adapters.mcp.hosting.options import (
     HttpOptions,
+    check_http_options,
     in_flight_per_caller,
     origin_allowlist,
     transport_security,
@@ -123,8 +124,10 @@ def build_http_app(
     front of the guard); header tokens keep working beside it.
     ``shared_state``, where replicas share a store, tells ``/readyz`` whether it answers.
     ``env`` (the process environment by default) holds the settings read here rather than in
-    ``options``; a bad one raises ``SettingError`` before anything listens.
+    ``options``. A setting that could never match (an allowed host or origin in another form) or
+    is out of range raises ``SettingError`` before anything listens.
     """
+    check_http_options(options)
     per_caller = in_flight_per_caller(options, os.environ if env is None else env)
     lifecycle = Lifecycle()
     probe = (

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from openproject_mcp.adapters.mcp.hosting.options import is_loopback, origin_allowlist, transport_security
+from openproject_mcp.adapters.mcp.hosting.options import (
+    check_http_options,
+    is_loopback,
+    origin_allowlist,
+    transport_security,
+)
 from openproject_mcp.config import ConfigurationError, HttpSettings, load_http_settings
 
 
@@ -109,3 +114,16 @@ def test_a_public_bind_checks_hosts_only_when_the_operator_names_them() -> None:
     assert named.enable_dns_rebinding_protection
     assert named.allowed_hosts == ["mcp.example.com"]
     assert origin_allowlist(HttpSettings(host="0.0.0.0")) == ()
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        HttpSettings(allowed_hosts=("mcp.example.com", "mcp.example.com:8443", "mcp.internal:*", "10.0.0.5:8000")),
+        HttpSettings(allowed_hosts=("[::1]", "[2001:db8::1]:8000", "localhost")),
+        HttpSettings(allowed_origins=("https://app.example.com", "http://localhost:5173", "http://127.0.0.1:*")),
+        HttpSettings(allowed_origins=("https://[2001:db8::1]:8443", "https://app.example.com:8443")),
+    ],
+)
+def test_hosts_and_origins_in_the_forms_the_checks_compare_are_accepted(options: HttpSettings) -> None:
+    check_http_options(options)
