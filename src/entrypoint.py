@@ -19,6 +19,7 @@ from openproject_mcp.adapters.mcp.catalog import TOOLS
 from openproject_mcp.adapters.mcp.hosting import HttpOptions, InstanceRoute, build_http_app, serve_http
 from openproject_mcp.adapters.mcp.hosting.guard import REJECTED_TOKEN_HINT
 from openproject_mcp.adapters.mcp.hosting.limits import RateLimiter
+from openproject_mcp.adapters.mcp.hosting.options import check_http_options, in_flight_per_caller
 from openproject_mcp.adapters.mcp.hosting.signin import OpenProjectSignIn, SignInServer, SignInSite
 from openproject_mcp.adapters.mcp.server import build_server, tool_model
 from openproject_mcp.adapters.mcp.transports import call_in_process, serve_stdio
@@ -171,7 +172,11 @@ def _http_options(settings: Settings, host: str | None, port: int | None) -> Htt
     """Remote mode's options; the server's own token serves callers only in single-tenant mode."""
     if settings.single_tenant and settings.backend == "openproject" and settings.api_key is None:
         raise ConfigurationError("OPENPROJECT_SINGLE_TENANT=true needs OPENPROJECT_API_KEY, the token it serves.")
-    return load_http_settings(host=host, port=port)
+    options = load_http_settings(host=host, port=port)
+    # Checked here too (the app checks them when built), so a bad entry is one line and exit 2.
+    check_http_options(options)
+    in_flight_per_caller(options, os.environ)
+    return options
 
 
 def served(settings: Settings, *, http: bool) -> str:

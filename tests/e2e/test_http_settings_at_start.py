@@ -50,7 +50,8 @@ def serve(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
 )
 def test_a_setting_that_could_never_work_stops_the_server_at_start(name: str, value: str, says: str) -> None:
     proc = serve({name: value})
-    assert proc.returncode != 0
+    assert proc.returncode == 2, proc.stderr[-2000:]  # a usage error, as every other bad setting
+    assert "Traceback" not in proc.stderr and proc.stderr.startswith("openproject-mcp: "), proc.stderr[-2000:]
     assert f"{name}: " in proc.stderr or f"{name} must be" in proc.stderr, proc.stderr[-2000:]
     assert says in proc.stderr, proc.stderr[-2000:]
     assert "serving MCP over streamable HTTP" not in proc.stderr
