@@ -24,6 +24,7 @@ SIGN_IN_PATHS: Final = (  # with sign-in on (``signin``); queries there carry co
     "/register",
     "/revoke",
     "/oauth/callback",
+    "/oauth/consent",
     "/.well-known/oauth-authorization-server",
     "/.well-known/oauth-protected-resource/mcp",
 )
