@@ -76,7 +76,7 @@ def work_package_body(
     """A WorkPackageWriteModel with exactly the attributes ``draft`` gives (and ``lockVersion``).
 
     A create always carries ``_links``, empty when no link is given: the create's request body
-    (``WorkPackageModel``) requires ``subject`` and ``_links`` (the 17.3 document, S110)."""
+    (``WorkPackageModel``) requires ``subject`` and ``_links`` (the 17.3 document, S125)."""
     body: dict[str, Any] = {}
     if lock_version is not None:
         body["lockVersion"] = lock_version
