@@ -352,11 +352,22 @@ PROFILE_FOR_VERSION: dict[str, str] = {
 """Which profile plays each version a dataset (``instance.version``) or a test may name."""
 
 
+PLAYED_DIFFERENCES: dict[str, dict[str, object]] = {
+    # 17.4 has display ids but still takes only the numeric id in the path; 17.5 resolves PROJ-42
+    # (docs/openproject-versions.md, "Display ids": S19, S20, S41).
+    "17.4": {"display_id_lookup": False},
+}
+"""Where a version played by another version's profile does otherwise, what it does."""
+
+
 def profile_named(name: str) -> Profile:
     """The profile for a version: one of ``PROFILE_FOR_VERSION``. A version played by another
-    version's profile (17.4, 17.6, 17.7) reports its own ``coreVersion``."""
+    version's profile (17.4, 17.6, 17.7) reports its own ``coreVersion`` and keeps its own
+    differences (``PLAYED_DIFFERENCES``)."""
     try:
         profile = PROFILES[PROFILE_FOR_VERSION[name]]
     except KeyError:
         raise ValueError(f"unknown profile {name!r}; known: {', '.join(PROFILE_FOR_VERSION)}") from None
-    return profile if profile.name == name else replace(profile, core_version=f"{name}.0")
+    if profile.name == name:
+        return profile
+    return replace(profile, core_version=f"{name}.0", **PLAYED_DIFFERENCES.get(name, {}))  # type: ignore[arg-type]

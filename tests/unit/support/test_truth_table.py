@@ -8,7 +8,7 @@ import pytest
 
 from tests.conftest import shared_path
 from tests.support import truth_table
-from tests.support.fake_openproject.profiles import PROFILES
+from tests.support.fake_openproject.profiles import PROFILE_FOR_VERSION, PROFILES, profile_named
 from tests.support.truth_table import SPEC_FILE, SPEC_SOURCE, Cell, TableError, TruthTable
 
 
@@ -44,6 +44,14 @@ def test_spec_citations_point_at_something_in_the_bundled_spec(table: TruthTable
 def test_each_fake_profile_plays_its_column(table: TruthTable, name: str) -> None:
     mismatches = truth_table.profile_mismatches(table, PROFILES[name], name)
     assert mismatches == [], "\n".join([f"profile {name} differs from docs/openproject-versions.md:", *mismatches])
+
+
+@pytest.mark.parametrize("version", sorted(PROFILE_FOR_VERSION))
+def test_each_version_a_profile_plays_for_another_matches_its_own_column(table: TruthTable, version: str) -> None:
+    """17.4, 17.6 and 17.7 are played by another version's profile: what that profile serves must
+    still be what the played version does."""
+    mismatches = truth_table.profile_mismatches(table, profile_named(version), version)
+    assert mismatches == [], "\n".join([f"version {version} differs from docs/openproject-versions.md:", *mismatches])
 
 
 # The checks above only mean something if they can fail; these feed them broken tables.
