@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from openproject_mcp.adapters.fixture.meeting_repository import searchable_text
 from openproject_mcp.adapters.fixture.text import contains_every_word, fold_case
@@ -110,8 +110,18 @@ def _filter(profile: Profile, tenant: Tenant, f: Filter, now: datetime, errors: 
 
 
 def _time(profile: Profile, f: Filter, now: datetime, errors: list[str]) -> Predicate | None:
-    upcoming: Predicate = lambda m: m.start_time > now  # noqa: E731
-    past: Predicate = lambda m: m.start_time <= now  # noqa: E731
+    # Both forms: past is `start_time < now`; upcoming (`future`) is a meeting not yet over,
+    # `start_time + duration > now` in the list form, `>= now` in the operator form, so a meeting
+    # under way is in both (@4911b8a and the operator form's time_filter.rb, as cited above).
+    operator_form = profile.meeting_time_filter != "list"
+
+    def upcoming(meeting: Meeting) -> bool:
+        end = meeting.end_time or meeting.start_time + timedelta(minutes=meeting.duration_minutes or 0)
+        return end >= now if operator_form else end > now
+
+    def past(meeting: Meeting) -> bool:
+        return meeting.start_time < now
+
     if profile.meeting_time_filter == "list":
         # `type :list`, `available_operators [Equals]`, one value of PAST_VALUE/FUTURE_VALUE
         # (@4911b8a:modules/meeting/app/models/queries/meetings/filters/time_filter.rb); values outside

@@ -647,3 +647,30 @@ async def test_a_prefix_puts_every_route_and_href_under_the_sub_path(serve_demo:
     hrefs = [h for p in payloads for h in _hrefs(p)]
     assert hrefs and all(h.startswith("/openproject/") for h in hrefs)
     assert fake.requests[0].path == "/openproject/api/v3/statuses"
+
+
+@pytest.mark.parametrize("profile_name", ["16.6", "18.0"])
+def test_a_meeting_under_way_is_both_past_and_upcoming_as_openproject_selects_them(profile_name: str) -> None:
+    """OpenProject's time filter: past is ``start_time < now``, upcoming a meeting not yet over
+    (``start_time + duration`` after now), so a meeting under way is in both lists."""
+    from datetime import timedelta
+
+    from openproject_mcp.composition import Application
+    from tests.support.datasets import DEMO
+    from tests.support.fake_openproject.meeting_query import meetings_for
+    from tests.support.fake_openproject.profiles import profile_named
+    from tests.support.fake_openproject.tenant import Tenant
+
+    dataset = Application(DEMO).container.dataset()
+    meeting = next(m for m in dataset.meetings.values() if (m.duration_minutes or 0) >= 30)
+    during = meeting.start_time + timedelta(minutes=10)
+    tenant = Tenant("t", dataset, admin=False, now=lambda: during)
+    profile = profile_named(profile_name)
+    if profile.meeting_time_filter == "list":
+        upcoming, past = Filter("time", "=", ("future",)), Filter("time", "=", ("past",))
+    else:
+        upcoming, past = Filter("time", "upcoming", ()), Filter("time", "past", ())
+    assert meeting in meetings_for(profile, tenant, [upcoming], [], during)
+    assert meeting in meetings_for(profile, tenant, [past], [], during)
+    before = meeting.start_time - timedelta(minutes=1)
+    assert meeting not in meetings_for(profile, tenant, [past], [], before)
