@@ -307,7 +307,9 @@ async def test_a_user_signs_in_with_openproject_and_searches_as_themselves(
     assert refreshes == 1
     assert by_header.status_code == 200 and markers_in(by_header.text) == {"Bravocorp"}
     assert revoked.is_error
-    assert "OPENPROJECT_AUTH_ERROR" in text_of(revoked) and "Sign in again" in text_of(revoked)
+    # The first refusal cannot know yet whether renewing the token will work: it says both.
+    assert "OPENPROJECT_AUTH_ERROR" in text_of(revoked) and "call again" in text_of(revoked)
+    assert "sign in again" in text_of(revoked)
     # The browser went to this server, was asked on its consent page, then went to OpenProject's own
     # login, then back through this server.
     assert [urlsplit(u).path for u in visited[:5]] == [
@@ -345,6 +347,21 @@ async def test_after_a_revoked_grant_the_client_is_asked_to_sign_in_again() -> N
     assert again.json()["error"]["data"]["code"] == "OPENPROJECT_AUTH_ERROR"
     assert 'error="invalid_token"' in again.headers["www-authenticate"]
     assert "/.well-known/oauth-protected-resource/mcp" in again.headers["www-authenticate"]
+
+
+async def test_a_token_openproject_retired_early_is_renewed_and_the_next_call_works() -> None:
+    """OpenProject may end an access token before the lifetime it announced; the sign-in has not
+    ended (its refresh token holds): the refused call says to call again, and the next call works."""
+    async with signin_stack() as stack:
+        stack.oauth.signed_in_as = ALPHA
+        async with signed_in(stack) as (client, _):
+            assert not (await client.call_tool(*SEARCH)).is_error
+            stack.oauth.expire_access_tokens()
+            refused = await client.call_tool(*SEARCH)
+            renewed = await client.call_tool(*SEARCH)
+    assert refused.is_error and "OPENPROJECT_AUTH_ERROR" in text_of(refused)
+    assert "renewing it now, so call again" in text_of(refused)
+    assert not renewed.is_error and markers_in(text_of(renewed)) == {"Alphacorp"}
 
 
 async def test_without_any_token_the_401_points_oauth_clients_at_the_metadata() -> None:

@@ -154,6 +154,13 @@ SIGNED_IN_HINT: Final = (
     "Your sign-in with OpenProject has ended (revoked in OpenProject, or expired). Sign in again: "
     "reconnect this server in your MCP client, which opens OpenProject's login."
 )
+# A token OpenProject refused during a call: the server renews it right after this answer, which
+# works when OpenProject only retired the token early; the sign-in has ended only if that fails.
+SIGNED_IN_REFUSED_HINT: Final = (
+    "OpenProject refused this sign-in's token; the server is renewing it now, so call again. If the "
+    "next call is refused too, the sign-in has ended (revoked in OpenProject, or expired): sign in again "
+    "by reconnecting this server in your MCP client, which opens OpenProject's login."
+)
 
 
 @dataclass(slots=True)
@@ -225,7 +232,7 @@ def build_server(
         signed_in = _signed_in(ctx)
         if signed_in is not None:  # the caller signed in with OpenProject: that sign-in has ended
             signed_in.refused = True
-            return AuthenticationError(exc.message, hint=SIGNED_IN_HINT, status=exc.status)
+            return AuthenticationError(exc.message, hint=SIGNED_IN_REFUSED_HINT, status=exc.status)
         if auth_hint is not None:
             return AuthenticationError(exc.message, hint=auth_hint, status=exc.status)
         return exc

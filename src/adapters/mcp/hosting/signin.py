@@ -734,13 +734,29 @@ class _Gate:
             SIGNED_IN_KEY: marker,
         }
         exchange_of(scope).auth = "signed-in"
-        await self._app(inner, receive, send)
-        if marker.refused:
-            # OpenProject refused the token: renew it now, or end the sign-in so the client signs in again.
-            try:
-                await self._signin.provider.upstream_credential(marker.grant, force_refresh=True)
-            except StoreUnavailableError:
-                log.warning("a refused sign-in could not be renewed: the shared store cannot be reached")
+        renewed = False
+
+        async def send_once_renewed(message: Message) -> None:
+            # OpenProject refused the token during the call: renew it before the answer leaves, so
+            # the client's next call (which the answer invites) already finds the new token.
+            nonlocal renewed
+            if message["type"] == "http.response.start" and marker.refused and not renewed:
+                renewed = True
+                await self._renew(marker.grant)
+            await send(message)
+
+        await self._app(inner, receive, send_once_renewed)
+        if marker.refused and not renewed:
+            await self._renew(marker.grant)
+
+    async def _renew(self, grant: str) -> None:
+        """Renew a refused sign-in's token, or end the sign-in so the client signs in again."""
+        try:
+            await self._signin.provider.upstream_credential(grant, force_refresh=True)
+        except StoreUnavailableError:
+            log.warning("a refused sign-in could not be renewed: the shared store cannot be reached")
+        except Exception as exc:  # the answer must still leave; the next call retries the renewal
+            log.warning("a refused sign-in could not be renewed (%s)", type(exc).__name__)
 
 
 class _Limited:
