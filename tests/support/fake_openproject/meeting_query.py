@@ -60,7 +60,8 @@ def meetings_for(
     for key in sort_by:
         # An unregistered order is a NotExistingOrder, never valid (@40b2bbe:app/models/queries/orders/
         # not_existing_order.rb; @054197f:app/models/queries/orders/available_orders.rb).
-        if key.attribute not in profile.meeting_sort_keys:
+        # Names are underscored before the orders are looked up (S59): `start_time` is `startTime`.
+        if _underscored(key.attribute) not in {_underscored(k) for k in profile.meeting_sort_keys}:
             errors.append(f"Orders {human(key.attribute)} does not exist.")
     if len(errors) == 1:
         raise invalid_query(errors[0])
@@ -70,11 +71,16 @@ def meetings_for(
     found.sort(key=lambda m: m.id)  # without an order: ascending id
     for key in reversed(sort_by):  # stable sorts, last key first
         reverse = key.direction == "desc"
-        if key.attribute == "id":
+        if _underscored(key.attribute) == "id":
             found.sort(key=lambda m: m.id, reverse=reverse)
         else:
             found.sort(key=lambda m: m.start_time, reverse=reverse)
     return found
+
+
+def _underscored(api_name: str) -> str:
+    """``startTime`` → ``start_time``, as OpenProject's property name conversion reads a name."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", api_name).lower()
 
 
 def _filter(profile: Profile, tenant: Tenant, f: Filter, now: datetime, errors: list[str]) -> Predicate | None:

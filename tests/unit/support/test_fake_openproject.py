@@ -674,3 +674,22 @@ def test_a_meeting_under_way_is_both_past_and_upcoming_as_openproject_selects_th
     assert meeting in meetings_for(profile, tenant, [past], [], during)
     before = meeting.start_time - timedelta(minutes=1)
     assert meeting not in meetings_for(profile, tenant, [past], [], before)
+
+
+def test_meeting_sort_keys_are_read_in_either_spelling_as_openprojects_converter_reads_them() -> None:
+    from openproject_mcp.composition import Application
+    from tests.support.datasets import DEMO
+    from tests.support.fake_openproject.errors import ApiError
+    from tests.support.fake_openproject.meeting_query import meetings_for
+    from tests.support.fake_openproject.profiles import profile_named
+    from tests.support.fake_openproject.tenant import Tenant
+
+    dataset = Application(DEMO).container.dataset()
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    tenant = Tenant("t", dataset, admin=False, now=lambda: now)
+    profile = profile_named("18.0")
+    camel = meetings_for(profile, tenant, [], [SortKey("startTime", "desc")], now)
+    snake = meetings_for(profile, tenant, [], [SortKey("start_time", "desc")], now)
+    assert camel == snake and len(camel) > 1
+    with pytest.raises(ApiError):
+        meetings_for(profile, tenant, [], [SortKey("title")], now)
