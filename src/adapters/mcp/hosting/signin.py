@@ -771,6 +771,7 @@ class _Limited:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         client = scope.get("client")
         wait = self._limiter.admit(f"signin:{client[0] if client else '?'}") if self._limiter else None
+        own = self._readable(scope, send)
         if wait is not None:
             exchange_of(scope).rejected = "rate-limit"
             response = Response(
@@ -779,7 +780,7 @@ class _Limited:
                 media_type="application/json",
                 headers={"Retry-After": retry_after(wait)},
             )
-            await response(scope, receive, send)
+            await response(scope, receive, own)
             return
         started = False
 
@@ -794,7 +795,22 @@ class _Limited:
             if started:
                 raise
             exchange_of(scope).rejected = "store-unavailable"
-            await _store_unavailable(outage, browser=self._browser)(scope, receive, send)
+            await _store_unavailable(outage, browser=self._browser)(scope, receive, own)
+
+    def _readable(self, scope: Scope, send: Send) -> Send:
+        """``send`` for the answers given here rather than by the SDK's endpoint: a client's endpoint
+        answers a web page (an ``Origin``) as the SDK's own CORS does, any origin and no credentials,
+        so a browser client can read its 429 or 503 and the ``Retry-After``; the user's pages do not."""
+        if self._browser or not any(name == b"origin" for name, _ in scope.get("headers", ())):
+            return send
+
+        async def readable(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                cors = [(b"access-control-allow-origin", b"*"), (b"access-control-expose-headers", b"Retry-After")]
+                message = {**message, "headers": [*message.get("headers", []), *cors]}
+            await send(message)
+
+        return readable
 
 
 class _PublicRevocation:

@@ -186,6 +186,11 @@ async def test_while_the_store_is_stopped_sign_in_answers_retry_later_and_refuse
             "call": await call(http, served, signed.access),
             "refresh": await refresh(http, served, signed),
             "register": await register(http, served),
+            "refresh from a web page": await http.post(
+                f"{served.url}/token",
+                data={"grant_type": "refresh_token", "refresh_token": signed.refresh, "client_id": signed.client_id},
+                headers={"Origin": "https://inspector.example"},
+            ),
             "revoke": await http.post(
                 f"{served.url}/revoke", data={"token": signed.access, "client_id": signed.client_id}
             ),
@@ -202,6 +207,10 @@ async def test_while_the_store_is_stopped_sign_in_answers_retry_later_and_refuse
     assert during["call"].json()["error"]["data"]["code"] == "SIGN_IN_STORE_UNAVAILABLE"
     assert during["refresh"].json()["error"] == "temporarily_unavailable"
     assert during["register"].json()["error"] == "temporarily_unavailable"
+    # A browser client reads the wait, as it reads the SDK's own answers there (any origin).
+    assert during["refresh from a web page"].headers["access-control-allow-origin"] == "*"
+    assert "Retry-After" in during["refresh from a web page"].headers["access-control-expose-headers"]
+    assert "access-control-allow-origin" not in during["refresh"].headers
     assert authorize.status_code == 503 and "location" not in authorize.headers
     assert "<form" not in authorize.text
     assert works(after), after.text
