@@ -17,6 +17,7 @@ import logging
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from typing import Any
 
@@ -140,6 +141,10 @@ class WorkPackageFields:
     estimated_time: float | int | str | None = None
     percentage_done: int | None = None
 
+    def named(self) -> bool:
+        """Whether any attribute is given at all."""
+        return any(getattr(self, f.name) is not None for f in dataclass_fields(self))
+
 
 @dataclass(frozen=True, slots=True)
 class CreateWorkPackageRequest:
@@ -174,8 +179,8 @@ class _WorkPackageWriting:
         self._user = user
         self._names: dict[str, dict[int, str]] = {}
 
-    async def _draft(self, fields: WorkPackageFields, project_id: int) -> WorkPackageDraft:
-        plain = _plain_fields(fields)
+    async def _draft(self, fields: WorkPackageFields, plain: WorkPackageDraft, project_id: int) -> WorkPackageDraft:
+        """``plain`` (:func:`_plain_fields` of ``fields``) with the names in ``fields`` resolved to ids."""
         return replace(
             plain,
             type_id=await self._type(fields.type, project_id),
@@ -308,11 +313,11 @@ class CreateWorkPackage(_WorkPackageWriting, WriteUseCase):
     async def execute(self, request: CreateWorkPackageRequest) -> WorkPackageWriteResult:
         if request.fields.subject is None:
             raise InvalidArgumentError("subject is required to create a work package.")
-        _plain_fields(request.fields)  # a blank subject or a bad date stops here, before any request
+        plain = _plain_fields(request.fields)  # a blank subject or a bad date stops here, before any request
         project_id = await self._projects.resolve(request.project_id)
         if project_id is None:
             raise InvalidArgumentError("projectId is required to create a work package.")
-        draft = await self._draft(request.fields, project_id)
+        draft = await self._draft(request.fields, plain, project_id)
         changes = self._changes(None, draft)
         check = await self._writes.check_create(project_id, draft)
         record = f"project:{project_id}"
@@ -346,14 +351,14 @@ class UpdateWorkPackage(_WorkPackageWriting, WriteUseCase):
 
     async def execute(self, request: UpdateWorkPackageRequest) -> WorkPackageWriteResult:
         # What needs no request is checked before the first one.
-        if not any(getattr(request.fields, name) is not None for name in WorkPackageFields.__dataclass_fields__):
+        if not request.fields.named():
             raise InvalidArgumentError(f"Nothing to change: give at least one field ({_FIELD_NAMES}).")
         wanted = request.lock_version
         if wanted is not None and (isinstance(wanted, bool) or wanted < 0):
             raise InvalidArgumentError(f"lockVersion must be 0 or more, got {wanted!r}.")
-        _plain_fields(request.fields)
+        plain = _plain_fields(request.fields)
         current = await self._work_packages.get(work_package_ref(request.work_package_id))
-        draft = await self._draft(request.fields, current.project.id)
+        draft = await self._draft(request.fields, plain, current.project.id)
         notes: list[str] = []
         base = current.lock_version
         if wanted is not None:
