@@ -238,7 +238,7 @@ class UseCases(containers.DeclarativeContainer):
         wiki_references,
     )
     list_wiki_page_links = providers.Factory(
-        ListWikiPageLinks, ports.wiki_page_links, ports.wiki_pages, wiki_references, work_packages=ports.work_packages
+        ListWikiPageLinks, ports.wiki_page_links, ports.wiki_pages, wiki_references, ports.work_packages
     )
     list_attachments = providers.Factory(ListAttachments, ports.attachments, ports.work_packages, ports.wiki_pages)
     read_attachment = providers.Factory(

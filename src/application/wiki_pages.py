@@ -12,7 +12,7 @@ from openproject_mcp.application.views import WikiPageDetail, WikiPageLinkList, 
 from openproject_mcp.application.wiki_knowledge import WikiReferences, internal_page_id, page_ids_in
 from openproject_mcp.application.work_packages import work_package_id, work_package_ref
 from openproject_mcp.domain.entities import Attachment, WikiPage, WikiPageLink, WikiPageRef
-from openproject_mcp.domain.errors import InvalidArgumentError, NotFoundError, OpenProjectMcpError
+from openproject_mcp.domain.errors import NotFoundError, OpenProjectMcpError
 from openproject_mcp.ports import WikiPageLinkRepository, WikiPageRepository, WorkPackageRepository
 
 WIKI_TEXT_UNAVAILABLE = (
@@ -96,7 +96,7 @@ class ListWikiPageLinks:
         links: WikiPageLinkRepository,
         pages: WikiPageRepository,
         references: WikiReferences,
-        work_packages: WorkPackageRepository | None = None,
+        work_packages: WorkPackageRepository,
     ) -> None:
         self._links = links
         self._pages = pages
@@ -104,17 +104,9 @@ class ListWikiPageLinks:
         self._work_packages = work_packages
 
     async def execute(self, request: ListWikiPageLinksRequest) -> WikiPageLinkList:
-        ref = work_package_ref(request.work_package_id)
+        work_package_ref(request.work_package_id)  # a malformed id is refused before any request
         page = page_request(request.offset, request.page_size)
-        if self._work_packages is not None:
-            numeric_id = await work_package_id(ref, self._work_packages)
-        elif isinstance(ref, int):
-            numeric_id = ref
-        else:
-            raise InvalidArgumentError(
-                f"workPackageId {ref!r} is a display id; this tool needs the work package's numeric id here.",
-                hint="openproject_get_work_package shows the id of a display id.",
-            )
+        numeric_id = await work_package_id(request.work_package_id, self._work_packages)
         result = await self._links.list(numeric_id, page)
         known = self._references.ids()
         known.note_links(result.items)

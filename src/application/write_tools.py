@@ -26,6 +26,7 @@ from openproject_mcp.application.caching import EnrichmentCache
 from openproject_mcp.application.presenters import activity_view, derive, work_package_detail
 from openproject_mcp.application.project_scope import ProjectResolver
 from openproject_mcp.application.views import TextCutter, envelope
+from openproject_mcp.application.work_packages import work_package_id as numeric_work_package_id
 from openproject_mcp.application.work_packages import work_package_ref
 from openproject_mcp.application.write_names import (
     Choice,
@@ -224,10 +225,7 @@ class _WorkPackageWriting:
     async def _parent(self, value: int | str | None) -> int | None:
         if value is None:
             return None
-        ref = work_package_ref(value)
-        if isinstance(ref, int):
-            return ref
-        return (await self._work_packages.get(ref)).id
+        return await numeric_work_package_id(value, self._work_packages)
 
     def _changes(self, before: WorkPackage | None, draft: WorkPackageDraft) -> tuple[FieldChange, ...]:
         def name(kind: str, ref_id: int | None) -> str | None:
@@ -549,8 +547,7 @@ class LogTime(WriteUseCase):
         hours = hours_argument(request.hours, "hours")
         spent_on = date_argument(request.spent_on, "spentOn") or datetime.now(UTC).date()
         comment = _text(request.comment, "comment", 10_000)
-        ref = work_package_ref(request.work_package_id)
-        work_package_id = ref if isinstance(ref, int) else (await self._work_packages.get(ref)).id
+        work_package_id = await numeric_work_package_id(request.work_package_id, self._work_packages)
         activity_id: int | None = None
         activity_name: str | None = None
         if request.activity is not None:
@@ -632,8 +629,7 @@ class ListTimeEntries:
             user_id = positive_id(request.user, "user")
         work_package_id: int | None = None
         if request.work_package_id is not None:
-            ref = work_package_ref(request.work_package_id)
-            work_package_id = ref if isinstance(ref, int) else (await self._work_packages.get(ref)).id
+            work_package_id = await numeric_work_package_id(request.work_package_id, self._work_packages)
         project_id = await self._projects.resolve(request.project_id)
         query = TimeEntryQuery(work_package_id, project_id, user_id, start, end)
         entries = await self._time_entries.entries(query)
